@@ -1,0 +1,365 @@
+"""Tripen, by Mark Steere (2013).
+
+Red and Blue take turns putting pentagonal tokens, each half a hexagonal cell, on a rhombus
+board; a token may not overlap one already down.  Red wins by joining the top border to the
+bottom one with a chain of red tokens whose outlines share segments, Blue by joining left to
+right.  Blue may `swap` instead of placing as the second action (pie rule).
+
+Legality and joins come from the polygons of games.tripen_geometry: the collision test and
+the shared-segment test are run once per relative placement of two tokens (they only depend
+on the offset between the cells and the two poses) and cached, and each board size turns that
+cache into per-token lists of the tokens it blocks and the tokens it can join.  A placement
+then looks only at its own cell and the six around it; what remains of the board size in the
+cost of an action is copying a state's flat arrays, which is memory copying, not Python work.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_left
+from functools import lru_cache
+
+from . import tripen_geometry as geo
+from .base import Game, IllegalAction, State
+
+SWAP = "swap"
+RED, BLUE = 0, 1
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+PLACEMENT_PATTERN = re.compile(r"\s*([a-z])\s*(\d+)\s*(?:/\s*(\S*))?\s*", re.IGNORECASE)
+GOALS = {RED: ("top", "bottom"), BLUE: ("left", "right")}
+WIN_TEXT = {RED: "top and bottom joined", BLUE: "left and right joined"}
+
+
+def _rounded(polygon) -> list[list[float]]:
+    return [[round(x, 4), round(y, 4)] for x, y in polygon]
+
+
+@lru_cache(maxsize=None)
+def _pair(dq: int, dr: int, pose_a: int, pose_b: int) -> tuple[bool, bool]:
+    """(overlap, join) for a token of pose_a in some cell and one of pose_b in the cell
+    (dq, dr) away, decided on the polygons. Translation does not change either answer, so one
+    polygon test per relative placement serves every board."""
+    a = geo.pentagon(0, 0, pose_a)
+    b = geo.pentagon(dq, dr, pose_b)
+    overlap = geo.overlaps(a, b)
+    return overlap, not overlap and geo.shared_segment_length(a, b) > 0
+
+
+class TripenBoard:
+    """Everything static about one board size, built once and shared by every state.
+
+    Cells are indexed r * n + q (row order); token (node) `6 * cell + pose`.
+    """
+
+    def __init__(self, n: int):
+        self.n = n
+        self.cells = [(q, r) for r in range(n) for q in range(n)]
+        self.cell_names = [COLUMN_LETTERS[q] + str(r + 1) for q, r in self.cells]
+        self.node_names = [f"{name}/{pose}" for name in self.cell_names for pose in geo.POSES]
+        self.by_node_name = {name: node for node, name in enumerate(self.node_names)}
+        self.polygons = [geo.pentagon(q, r, pose) for q, r in self.cells for pose in geo.POSES]
+        self.node_count = len(self.polygons)
+        self.border_node = {b: self.node_count + i for i, b in enumerate(geo.BORDERS)}
+        self.neighbourhood = [self._neighbourhood(q, r) for q, r in self.cells]
+        self.blocks, self.joins = self._contacts()
+        self.borders_touched = self._borders_touched()
+        self._drawing()
+
+    def _neighbourhood(self, q, r) -> tuple[tuple[int, int, int], ...]:
+        """The cell itself and its neighbours on the board, as (cell, dq, dr)."""
+        n = self.n
+        return tuple(
+            ((r + dr) * n + q + dq, dq, dr)
+            for dq, dr in ((0, 0), *geo.NEIGHBOUR_OFFSETS)
+            if 0 <= q + dq < n and 0 <= r + dr < n
+        )
+
+    def _contacts(self):
+        """Per token: the tokens near it that it overlaps (and so rules out), and the ones
+        whose outline shares a segment with it (and so joins it when of one colour)."""
+        blocks, joins = [], []
+        for cell, hood in enumerate(self.neighbourhood):
+            for pose in geo.POSES:
+                overlap, join = [], []
+                for other, dq, dr in hood:
+                    for other_pose in geo.POSES:
+                        o, j = _pair(dq, dr, pose, other_pose)
+                        node = 6 * other + other_pose
+                        if o:
+                            overlap.append(node)
+                        elif j:
+                            join.append(node)
+                blocks.append(tuple(overlap))
+                joins.append(tuple(join))
+        return blocks, joins
+
+    def _borders_touched(self) -> list[tuple[str, ...]]:
+        out = []
+        for q, r in self.cells:
+            segments = geo.cell_border_segments(self.n, q, r)
+            for pose in geo.POSES:
+                polygon = self.polygons[6 * (r * self.n + q) + pose]
+                out.append(tuple(b for b in geo.BORDERS if geo.touches_border(
+                    polygon, [s for s in segments if s.border == b])))
+        return out
+
+    def node(self, text: str) -> int:
+        """The token node named by `text` (case-insensitive), or IllegalAction saying why not."""
+        match = PLACEMENT_PATTERN.fullmatch(text)
+        if not match:
+            raise IllegalAction(
+                f"{text!r} is not a Tripen action: write a cell and a pose like c3/4, or swap")
+        letter, row, pose = match.groups()
+        q, r = COLUMN_LETTERS.index(letter.lower()), int(row) - 1
+        if not (0 <= q < self.n and 0 <= r < self.n):
+            raise IllegalAction(f"{text.strip()!r} is not a cell of this board")
+        if pose is None or pose == "":
+            raise IllegalAction(
+                f"{text.strip()!r} has no pose: write the pose after a slash, like "
+                f"{self.cell_names[r * self.n + q]}/0")
+        if not pose.isdigit() or int(pose) not in geo.POSES:
+            raise IllegalAction(f"pose {pose} does not exist: poses are 0 to 5")
+        return 6 * (r * self.n + q) + int(pose)
+
+    # -- drawing (static; shared by every state's to_dict) ------------------------------------
+
+    def _drawing(self):
+        n = self.n
+        self.poses = {name: _rounded(p) for name, p in zip(self.node_names, self.polygons)}
+        self.cells_json = [
+            {"name": name, "x": round(x, 4), "y": round(y, 4),
+             "hexagon": _rounded(geo.hexagon(q, r))}
+            for name, (q, r) in zip(self.cell_names, self.cells)
+            for x, y in [geo.cell_centre(q, r)]
+        ]
+        self.borders_json = [
+            {"side": geo.BORDER_SIDE[b], "border": b,
+             "points": _rounded(geo.border_polyline(n, b))}
+            for b in geo.BORDERS
+        ]
+        # Column letters over the top and under the bottom cell of each column, row numbers
+        # beside the first and last cell of each row.
+        labels = []
+        for q in range(n):
+            (tx, ty), (bx, by) = geo.cell_centre(q, 0), geo.cell_centre(q, n - 1)
+            labels += [{"text": COLUMN_LETTERS[q], "x": tx, "y": ty - 1.65},
+                       {"text": COLUMN_LETTERS[q], "x": bx, "y": by + 1.65}]
+        for r in range(n):
+            (lx, ly), (rx, ry) = geo.cell_centre(0, r), geo.cell_centre(n - 1, r)
+            labels += [{"text": str(r + 1), "x": lx - 1.6, "y": ly},
+                       {"text": str(r + 1), "x": rx + 1.6, "y": ry}]
+        for label in labels:
+            label["x"], label["y"] = round(label["x"], 4), round(label["y"], 4)
+        self.labels = labels
+        xs = [x for c in self.cells_json for x, _ in c["hexagon"]] + [lb["x"] for lb in labels]
+        ys = [y for c in self.cells_json for _, y in c["hexagon"]] + [lb["y"] for lb in labels]
+        margin = 0.8
+        self.viewbox = [round(min(xs) - margin, 4), round(min(ys) - margin, 4),
+                        round(max(xs) - min(xs) + 2 * margin, 4),
+                        round(max(ys) - min(ys) + 2 * margin, 4)]
+
+
+@lru_cache(maxsize=None)
+def board(n: int) -> TripenBoard:
+    return TripenBoard(n)
+
+
+class TripenState(State):
+    @classmethod
+    def initial(cls, game, options):
+        state = cls()
+        state.game, state.options, state.actions = game, options, ()
+        state.board = b = board(options["size"])
+        # colour[node]: 0 no token, 1 red, 2 blue; free[node]: 1 while that token could go
+        # down, and `legal` the names of those tokens in board order. Flat arrays and lists,
+        # so copying a state is a memory copy and listing the legal actions is one too.
+        state.colour = bytearray(b.node_count)
+        state.free = bytearray(b"\x01") * b.node_count
+        state.legal = list(b.node_names)
+        # Union-find over token nodes and one node per border (BORDERS order after tokens).
+        state.parent = array("h", range(b.node_count + len(geo.BORDERS)))
+        state.placed = 0
+        state.swapped = False
+        state._winner = None
+        return state
+
+    def copy(self):
+        # Built directly rather than through copy.copy, whose generic path costs more than
+        # the rest of a placement.
+        child = object.__new__(type(self))
+        child.__dict__.update(self.__dict__)
+        child.colour = self.colour[:]
+        child.free = self.free[:]
+        child.legal = self.legal[:]
+        child.parent = self.parent[:]
+        return child
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    @property
+    def to_move(self):
+        # Sides are colours; swap hands Red's token to the other player but is not a
+        # placement, so Blue moves again after it.
+        return None if self.is_over else self.placed % 2
+
+    @property
+    def is_over(self):
+        return self._winner is not None
+
+    @property
+    def winner(self):
+        return self._winner
+
+    def legal_actions(self):
+        if self.is_over:
+            return []
+        if self._swap_allowed():
+            return self.legal + [SWAP]
+        return self.legal[:]
+
+    def _swap_allowed(self):
+        return len(self.actions) == 1
+
+    def parse_action(self, text):
+        if text.strip().lower() == SWAP:
+            return SWAP
+        return self.board.node_names[self.board.node(text)]
+
+    def check(self, action):
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        if action == SWAP:
+            if not self._swap_allowed():
+                raise IllegalAction("swap is only allowed as Blue's first action")
+            return
+        node = self.board.by_node_name[action]
+        if not self.free[node]:
+            raise IllegalAction(self._overlap_reason(node))
+
+    def _overlap_reason(self, node):
+        cell, pose = divmod(node, 6)
+        name = self.board.cell_names[cell]
+        there = [other for other in self.board.blocks[node] if self.colour[other]]
+        if any(other // 6 != cell for other in there):   # never, with this geometry
+            others = ", ".join(self.board.node_names[other] for other in there)
+            return f"pose {pose} in {name} overlaps {others}"
+        if self.colour[6 * cell:6 * cell + 6].count(0) == 4:   # both halves taken
+            what = "the tokens" if len(there) == 2 else "a token"
+            return f"pose {pose} in {name} overlaps {what} already there: {name} is full"
+        return f"pose {pose} in {name} overlaps the token already there"
+
+    def apply(self, action):
+        if action == SWAP:
+            self.swapped = True
+            return
+        b = self.board
+        node, side = b.by_node_name[action], self.placed % 2
+        self.colour[node] = side + 1
+        self.placed += 1
+        for other in b.blocks[node]:
+            if self.free[other]:
+                self.free[other] = 0
+                del self.legal[bisect_left(self.legal, other, key=b.by_node_name.__getitem__)]
+        for other in b.joins[node]:
+            if self.colour[other] == side + 1:
+                self._union(node, other)
+        goal_a, goal_b = GOALS[side]
+        for border in b.borders_touched[node]:
+            if border in (goal_a, goal_b):
+                self._union(node, b.border_node[border])
+        if self._find(b.border_node[goal_a]) == self._find(b.border_node[goal_b]):
+            self._winner = side
+        elif not self.legal:
+            raise RuntimeError(
+                f"internal error: the Tripen board filled without a winner after {action}; "
+                "the geometry guarantees a winner, so this is a bug")
+
+    def _find(self, node):
+        parent = self.parent
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def _union(self, a, b):
+        ra, rb = self._find(a), self._find(b)
+        if ra != rb:
+            self.parent[ra] = rb
+
+    # -- presentation --------------------------------------------------------------------------
+
+    def prompt(self):
+        if self.is_over:
+            return self.result_text()
+        side = self.side_name(self.to_move)
+        if self._swap_allowed():
+            return f"{side} to place a token or swap"
+        return f"{side} to place a token"
+
+    def result_text(self):
+        if not self.is_over:
+            return None
+        return f"{self.side_name(self._winner)} wins: {WIN_TEXT[self._winner]}"
+
+    def tokens(self) -> list[tuple[int, int]]:
+        """(node, side) of every token on the board."""
+        return [(node, c - 1) for node, c in enumerate(self.colour) if c]
+
+    static_board_keys = ("viewbox", "size", "cells", "borders", "poses", "labels")
+
+    def board_dict(self):
+        b = self.board
+        return {
+            "kind": "tripen",
+            "viewbox": b.viewbox,
+            "size": b.n,
+            "cells": b.cells_json,
+            "borders": b.borders_json,
+            "tokens": [
+                {"action": b.node_names[node], "side": side, "polygon": b.poses[b.node_names[node]]}
+                for node, side in self.tokens()
+            ],
+            "poses": b.poses,
+            "labels": b.labels,
+        }
+
+    def text(self):
+        """The board as text: each cell shows its tokens as colour letter + pose (R2, B5),
+        rows shifted right like the rhombus they form."""
+        b, n = self.board, self.board.n
+        width = 6  # a cell's field: up to two tokens, "R2B5", plus spacing
+        letters = "".join(f"{COLUMN_LETTERS[q]:^{width}}" for q in range(n))
+        lines = [" " * 5 + letters]
+        for r in range(n):
+            fields = []
+            for q in range(n):
+                cell = r * n + q
+                marks = "".join(
+                    "RB"[self.colour[6 * cell + pose] - 1] + str(pose)
+                    for pose in geo.POSES if self.colour[6 * cell + pose])
+                fields.append(f"{marks or '.':^{width}}")
+            lines.append(f"{' ' * (width // 2 * r)}{r + 1:>3}  {''.join(fields)} {r + 1}")
+        lines.append(" " * (5 + width // 2 * (n - 1)) + letters)
+        lines.append("Rk/Bk: a red/blue token in pose k, the half of the cell clockwise from "
+                     "the cut a third along edge k")
+        lines.append("(edge 0 is the upper-right one). Red joins top and bottom, "
+                     "Blue left and right.")
+        lines.append(self.prompt() + (" (colours were swapped)" if self.swapped else ""))
+        return "\n".join(line.rstrip() for line in lines)
+
+
+class Tripen(Game):
+    name = "tripen"
+    title = "Tripen"
+    designer = "Mark Steere"
+    year = 2013
+    sides = ("Red", "Blue")
+    defaults = {"size": 7}
+    state_class = TripenState
+
+    def option_choices(self):
+        return {"size": list(range(5, 14))}
+
+
+GAME = Tripen()
