@@ -1,0 +1,221 @@
+"""Game records: options, players, time control and clocks, one row per action, the result.
+
+The position is never stored: it is always the engine's replay of the stored actions (served
+from a per-process cache of immutable engine states, see play.positions).
+"""
+from django.conf import settings
+from django.db import models
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, Coalesce
+from django.urls import reverse
+
+import games
+from play import positions
+from play.clock import TimeControl, expiry, remaining_now
+
+
+class Game(models.Model):
+    ACTIVE, FINISHED, ABORTED = "active", "finished", "aborted"
+    STATUSES = [(ACTIVE, "active"), (FINISHED, "finished"), (ABORTED, "aborted")]
+    REASONS = [("", "in progress"), ("normal", "normal end"), ("resign", "resignation"),
+               ("time", "time"), ("abort", "abort")]
+    TIME_KINDS = [("untimed", "untimed"), ("correspondence", "correspondence"),
+                  ("realtime", "realtime")]
+
+    game = models.CharField(max_length=20, choices=[(n, n) for n in games.names()])
+    options = models.JSONField(default=dict)
+    # player0 moved first (side 0) when the game started; Tripen's swap flips the sides.
+    player0 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="games_as_player0")
+    player1 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="games_as_player1")
+    swapped = models.BooleanField(default=False)
+
+    time_kind = models.CharField(max_length=16, choices=TIME_KINDS, default="untimed")
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    increment = models.PositiveSmallIntegerField(null=True, blank=True)
+    days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Realtime: each player's time left when the running clock last started. The running
+    # clock is the player to move's; it started at turn_started_at (null once over/untimed).
+    remaining0_ms = models.BigIntegerField(null=True, blank=True)
+    remaining1_ms = models.BigIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    status = models.CharField(max_length=10, choices=STATUSES, default=ACTIVE)
+    winner = models.SmallIntegerField(null=True, blank=True)  # PLAYER index, not side
+    reason = models.CharField(max_length=10, choices=REASONS, default="", blank=True)
+    result_text = models.CharField(max_length=200, blank=True)
+    ply_count = models.PositiveIntegerField(default=0)
+    # Which player offered a rematch after the end (null: no standing offer).
+    rematch_offer = models.SmallIntegerField(null=True, blank=True)
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # options["size"] and options["board"] (Colorful's variant, "" for the other games) copied
+    # by the database itself, for the Archive's indexed board filters: a lookup inside the JSON
+    # options cannot use an index on SQLite. Read-only: the database keeps them.
+    option_size = models.GeneratedField(
+        expression=Coalesce(Cast(KeyTextTransform("size", "options"), models.IntegerField()), 0),
+        output_field=models.IntegerField(), db_persist=True)
+    option_board = models.GeneratedField(
+        expression=Coalesce(KeyTextTransform("board", "options"), models.Value(""),
+                            output_field=models.CharField(max_length=10)),
+        output_field=models.CharField(max_length=10), db_persist=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # Lobby / watch: live games, most recent activity first.
+            models.Index(fields=["status", "-updated_at"], name="play_game_status_upd"),
+            # Archive: finished games newest first (finished_at, id): all of them, one game
+            # kind, or one player's (a player is player0 or player1: one index each).
+            models.Index(fields=["status", "-finished_at", "-id"], name="play_game_status_fin"),
+            models.Index(fields=["game", "status", "-finished_at"], name="play_game_game_fin"),
+            models.Index(fields=["player0", "status", "-finished_at"], name="play_game_p0_fin"),
+            models.Index(fields=["player1", "status", "-finished_at"], name="play_game_p1_fin"),
+            # Archive board filters: one game at one size, or Colorful on one board variant.
+            models.Index(fields=["game", "option_size", "status", "-finished_at", "-id"],
+                         name="play_game_arch_size"),
+            models.Index(fields=["game", "option_board", "status", "-finished_at", "-id"],
+                         name="play_game_arch_board"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(player0=models.F("player1")),
+                                   name="play_game_two_players"),
+        ]
+
+    def __str__(self):
+        return f"{self.title} #{self.pk}: {self.player0} v {self.player1}"
+
+    def get_absolute_url(self):
+        return reverse("play:game", args=[self.pk])
+
+    @property
+    def engine(self):
+        return games.get(self.game)
+
+    @property
+    def title(self):
+        return self.engine.title
+
+    @property
+    def is_active(self):
+        return self.status == self.ACTIVE
+
+    # -- players and sides -------------------------------------------------------------------
+
+    def players(self):
+        return (self.player0, self.player1)
+
+    def player_index(self, user):
+        if user is None or not getattr(user, "is_authenticated", False):
+            return None
+        if user.pk == self.player0_id:
+            return 0
+        if user.pk == self.player1_id:
+            return 1
+        return None
+
+    def side_of(self, player_index):
+        """The side (engine colour) a player plays now: the pie rule swaps them."""
+        return player_index ^ int(self.swapped)
+
+    def player_of(self, side):
+        return side ^ int(self.swapped)
+
+    # -- position ----------------------------------------------------------------------------
+
+    def state(self):
+        """The engine state after the stored actions (cached per instance and per process)."""
+        key = (self.pk, self.ply_count)
+        cached = self.__dict__.get("_position")
+        if cached is None or cached[0] != key:
+            self._position = (key, positions.state_of(self))
+        return self._position[1]
+
+    def take_position(self, state):
+        """This instance's position is now `state`, one action on and not committed yet: only
+        this instance sees it; the per-process cache learns it once the transaction commits."""
+        self.ply_count = state.ply
+        self._position = ((self.pk, state.ply), state)
+
+    def action_list(self):
+        return list(self.action_rows.order_by("ply").values_list("action", flat=True))
+
+    # -- clocks ------------------------------------------------------------------------------
+
+    @property
+    def time_control(self):
+        return TimeControl(self.time_kind, self.minutes, self.increment, self.days)
+
+    @property
+    def remaining_ms(self):
+        if self.remaining0_ms is None:
+            return None
+        return [self.remaining0_ms, self.remaining1_ms]
+
+    @remaining_ms.setter
+    def remaining_ms(self, value):
+        self.remaining0_ms, self.remaining1_ms = value if value is not None else (None, None)
+
+    @property
+    def running(self):
+        """The player whose clock runs (None when over or untimed)."""
+        if not self.is_active or self.time_kind == "untimed":
+            return None
+        side = self.state().to_move
+        return None if side is None else self.player_of(side)
+
+    def expires_at(self):
+        return expiry(self.time_control, self.remaining_ms, self.running, self.turn_started_at)
+
+    @property
+    def deadline(self):
+        """Correspondence: the time by which the player to move must act."""
+        return self.expires_at() if self.time_control.is_correspondence else None
+
+    def remaining_at(self, now):
+        return remaining_now(self.remaining_ms, self.running, self.turn_started_at, now)
+
+    def flag_fell(self, now):
+        """The player whose time has run out at `now`, or None."""
+        when = self.expires_at()
+        return self.running if when is not None and now >= when else None
+
+
+class Action(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="action_rows")
+    ply = models.PositiveIntegerField()  # 0-based index in the game's history
+    action = models.CharField(max_length=32)  # canonical notation
+    player = models.SmallIntegerField()  # player index (0/1), not side
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            # The last line of defence against a move applied twice by racing processes.
+            models.UniqueConstraint(fields=["game", "ply"], name="play_action_one_per_ply"),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}:{self.ply} {self.action}"
+
+
+class Connection(models.Model):
+    """One open websocket on a game page, in any server process: presence is counted from
+    these rows so every process sees the same numbers. `seen_at` is refreshed by the socket
+    while it lives, so rows left behind by a process that died stop counting."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "seen_at"], name="play_conn_game_seen")]

@@ -1,0 +1,96 @@
+"""A per-process cache of engine states, so a move does not replay the whole game.
+
+Engine states are immutable, so one state can serve every consumer, view and thread of the
+process. The key is (game id, game creation time, ply): actions are append-only, so the state
+after `ply` actions of a game never changes, and the creation time keeps a reused id (a test
+database flushed between tests) from picking up another game's position. Callers read the
+ply from the game row they hold (under a row lock when they are about to write), so a cached
+state is always the one for the stored history.
+"""
+from collections import OrderedDict
+from threading import Lock
+
+SIZE = 512
+# Board data identical in every position of a game: sent in snapshots, left out of the
+# per-action messages (Tripen's pose polygons are most of its to_dict()).
+STATIC_BOARD_KEYS = ("poses",)
+
+
+class LRU:
+    def __init__(self, size):
+        self.size = size
+        self.items = OrderedDict()
+        self.lock = Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key, value):
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self):
+        with self.lock:
+            self.items.clear()
+
+
+states = LRU(SIZE)
+dicts = LRU(SIZE)
+
+
+def key(game, ply):
+    return (game.pk, game.created_at, ply)
+
+
+def state_of(game):
+    """The engine state after the game's `ply_count` stored actions."""
+    ply = game.ply_count
+    state = states.get(key(game, ply))
+    if state is not None:
+        return state
+    previous = states.get(key(game, ply - 1)) if ply else None
+    if previous is not None:
+        # Usual case with several server processes: the other one stored the last action.
+        last = game.action_rows.get(ply=ply - 1).action
+        state = previous.play(last)
+    else:
+        actions = game.action_list()
+        if len(actions) != ply:
+            raise RuntimeError(f"game {game.pk} has {len(actions)} action rows, ply_count {ply}")
+        state = game.engine.replay(game.options, actions)
+    remember(game, state)
+    return state
+
+
+def remember(game, state, full_dict=None):
+    """Cache a committed position (and its to_dict(), when already computed)."""
+    states.put(key(game, state.ply), state)
+    if full_dict is not None:
+        dicts.put(key(game, state.ply), full_dict)
+
+
+def state_dict(game, state):
+    """to_dict() of a state of this game, computed once per process. Do not mutate it."""
+    k = key(game, state.ply)
+    d = dicts.get(k)
+    if d is None:
+        d = state.to_dict()
+        dicts.put(k, d)
+    return d
+
+
+def lean(full_dict):
+    """to_dict() without the static board data, for the messages sent after every action."""
+    board = {k: v for k, v in full_dict["board"].items() if k not in STATIC_BOARD_KEYS}
+    return {**full_dict, "board": board}
+
+
+def live_dict(game, state):
+    return lean(state_dict(game, state))

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from play import views
+
+app_name = "play"
+
+urlpatterns = [
+    path("game/<int:game_id>/", views.game_page, name="game"),
+    path("game/<int:game_id>/snapshot.json", views.game_snapshot, name="snapshot"),
+]

@@ -1,0 +1,427 @@
+"""Game records and the services behind the live game socket (no websocket here)."""
+import random
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import games
+from play import positions, services, signals
+from play.clock import TimeControl
+from play.models import Action, Game
+from play.services import PlayError
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return django_user_model.objects.create_user("carol")
+
+
+def start(alice, bob, game="hadron", options=None, tc=None):
+    return services.start_game(game=game, options=options or {}, players=(alice, bob),
+                               time_control=tc or TimeControl.untimed())
+
+
+def refresh(game):
+    return Game.objects.get(pk=game.pk)
+
+
+def error_of(call, *args):
+    with pytest.raises(PlayError) as caught:
+        call(*args)
+    return caught.value
+
+
+def set_clock(game, **fields):
+    Game.objects.filter(pk=game.pk).update(**fields)
+
+
+# -- records ----------------------------------------------------------------------------------
+
+def test_start_game_normalises_options_and_sets_clocks(alice, bob):
+    game = start(alice, bob, "colorful", {"size": "4"}, TimeControl.realtime(5, 3))
+    game = refresh(game)
+    assert game.options == {"board": "hexhex", "size": 4}
+    assert game.players() == (alice, bob)
+    assert game.status == "active" and game.ply_count == 0 and game.reason == ""
+    assert game.remaining_ms == [300_000, 300_000]
+    assert game.turn_started_at == game.created_at
+    assert game.time_control == TimeControl.realtime(5, 3)
+    assert game.running == 0
+    assert game.get_absolute_url() == f"/game/{game.pk}/"
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"game": "chess"}, "no game"),
+    ({"options": {"size": 6}}, "size must be one of"),
+    ({"options": {"colour": "red"}}, "no option"),
+])
+def test_start_game_refuses_bad_games_and_options(alice, bob, kwargs, words):
+    arguments = {"game": "hadron", "options": {}, "players": (alice, bob),
+                 "time_control": TimeControl.untimed(), **kwargs}
+    with pytest.raises(ValueError, match=words):
+        services.start_game(**arguments)
+    assert not Game.objects.exists()
+
+
+def test_start_game_refuses_one_player_twice_and_bad_time(alice, bob):
+    with pytest.raises(ValueError, match="two different players"):
+        start(alice, alice)
+    with pytest.raises(ValueError, match="1 to 14"):
+        start(alice, bob, tc=TimeControl("correspondence", days=30))
+
+
+def test_one_row_per_ply(alice, bob):
+    game = start(alice, bob)
+    Action.objects.create(game=game, ply=0, action="c3", player=0)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Action.objects.create(game=game, ply=0, action="a1", player=0)
+
+
+def test_started_signal_after_commit(alice, bob, django_capture_on_commit_callbacks):
+    seen = []
+    handler = lambda sender, game, **kw: seen.append(game.pk)  # noqa: E731
+    signals.game_started.connect(handler)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = start(alice, bob)
+    finally:
+        signals.game_started.disconnect(handler)
+    assert seen == [game.pk]
+
+
+# -- playing ----------------------------------------------------------------------------------
+
+def test_play_stores_rows_and_the_position_is_the_replay(alice, bob):
+    game = start(alice, bob)
+    assert services.play(game.pk, alice, 0, "C3") == []
+    assert services.play(game.pk, bob, 1, "a1") == []
+    game = refresh(game)
+    assert game.ply_count == 2
+    assert list(game.action_rows.values_list("ply", "action", "player")) == [
+        (0, "c3", 0), (1, "a1", 1)]
+    assert game.state().actions == ("c3", "a1")
+    assert game.state().to_dict() == games.get("hadron").replay({"size": 5}, ["c3", "a1"]).to_dict()
+
+
+def test_repeat_is_not_applied_twice(alice, bob):
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    assert services.play(game.pk, alice, 0, "C3") == [{"type": "repeat", "ply": 0, "action": "c3"}]
+    assert refresh(game).ply_count == 1
+
+
+def test_stale_plies(alice, bob):
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    behind = error_of(services.play, game.pk, alice, 0, "a1")  # not what was played at 0
+    ahead = error_of(services.play, game.pk, bob, 5, "a1")
+    other = error_of(services.play, game.pk, bob, 0, "c3")  # bob did not play ply 0
+    for error in (behind, ahead, other):
+        assert (error.code, error.snapshot) == ("stale", True)
+    assert refresh(game).ply_count == 1
+
+
+def test_refusals_change_nothing(alice, bob, carol):
+    game = start(alice, bob)
+    assert error_of(services.play, game.pk, bob, 0, "c3").code == "not_your_turn"
+    assert error_of(services.play, game.pk, carol, 0, "c3").code == "not_a_player"
+    services.play(game.pk, alice, 0, "c3")
+    illegal = error_of(services.play, game.pk, bob, 1, "c3")
+    assert (illegal.code, illegal.message) == ("illegal", "c3 is not empty")
+    nonsense = error_of(services.play, game.pk, bob, 1, "zz")
+    assert nonsense.code == "illegal" and "zz" in nonsense.message
+    game = refresh(game)
+    assert game.ply_count == 1 and game.action_rows.count() == 1
+
+
+def test_a_finished_game_takes_no_more_actions(alice, bob):
+    game = start(alice, bob)
+    services.resign(game.pk, bob, 0)
+    assert error_of(services.play, game.pk, alice, 0, "c3").code == "game_over"
+
+
+def play_out(game, rng, limit=10_000):
+    """Play random legal actions, each by the player whose turn it is, until the end."""
+    for _ in range(limit):
+        game = refresh(game)
+        if not game.is_active:
+            return game
+        state = game.state()
+        mover = game.players()[game.player_of(state.to_move)]
+        services.play(game.pk, mover, game.ply_count, rng.choice(state.legal_actions()))
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("name, options", [
+    ("hadron", {"size": 5}), ("copolymer", {"size": 4}),
+    ("colorful", {"size": 3}), ("tripen", {"size": 5}),
+])
+def test_whole_games_end_with_the_engines_result(alice, bob, name, options):
+    game = play_out(start(alice, bob, name, options), random.Random(7))
+    state = games.get(name).replay(options, game.action_list())
+    assert state.is_over and game.status == "finished" and game.reason == "normal"
+    assert game.finished_at is not None
+    winner = None if state.winner is None else state.winner ^ int(game.swapped)
+    assert game.winner == winner
+    if winner is not None:
+        assert game.result_text.startswith(game.players()[winner].username + " wins")
+
+
+def test_tripen_swap_maps_players_to_sides(alice, bob):
+    game = start(alice, bob, "tripen", {"size": 5})
+    services.play(game.pk, alice, 0, "c3/0")
+    services.play(game.pk, bob, 1, "swap")
+    game = refresh(game)
+    assert game.swapped and game.side_of(0) == 1 and game.side_of(1) == 0
+    # Blue moves next, and Blue is now alice, who placed the red token.
+    assert game.state().to_move == 1 and game.running is None
+    assert error_of(services.play, game.pk, bob, 2, "a1/0").code == "not_your_turn"
+    services.play(game.pk, alice, 2, "a1/0")
+    services.play(game.pk, bob, 3, "e5/0")
+    snapshot = services.current(game.pk, alice)
+    assert snapshot["swapped"] is True
+    assert [p["side"] for p in snapshot["players"]] == [1, 0]
+    assert snapshot["you"] == 0
+
+
+def test_tripen_winner_is_a_player_index_after_swap(alice, bob):
+    game = start(alice, bob, "tripen", {"size": 5})
+    services.play(game.pk, alice, 0, "a1/0")
+    services.play(game.pk, bob, 1, "swap")
+    game = play_out(game, random.Random(3))
+    side = game.state().winner
+    assert game.winner == 1 - side  # swapped: side 0 (Red) is players[1]
+
+
+def test_moves_do_not_replay_the_game(alice, bob, monkeypatch, django_assert_max_num_queries,
+                                      django_capture_on_commit_callbacks):
+    game = start(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, alice, 0, "c3")
+
+    def no_replay(*args):
+        raise AssertionError("replayed the whole game")
+
+    monkeypatch.setattr(type(games.get("hadron")), "replay", no_replay)
+    # Lock and read the game, insert the action, update the game (+ 4 savepoint statements).
+    with django_assert_max_num_queries(7), django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, bob, 1, "a1")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, alice, 2, "e5")
+    # Another process stored an action: the cached position one ply back plus that action.
+    Action.objects.create(game=game, ply=3, action="a5", player=1)
+    Game.objects.filter(pk=game.pk).update(ply_count=4)
+    assert refresh(game).state().actions == ("c3", "a1", "e5", "a5")
+    # Nothing cached at all: the one replay.
+    positions.states.clear()
+    monkeypatch.undo()
+    assert refresh(game).state().ply == 4
+
+
+def test_an_action_rolled_back_never_reaches_the_position_cache(alice, bob):
+    game = start(alice, bob)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.play(game.pk, alice, 0, "c3")
+        raise RuntimeError("the commit failed")
+    assert refresh(game).ply_count == 0
+    # Another server process stores a different first action.
+    Action.objects.create(game=game, ply=0, action="a1", player=0)
+    Game.objects.filter(pk=game.pk).update(ply_count=1)
+    assert refresh(game).state().actions == ("a1",)
+    assert services.current(game.pk)["state"]["actions"] == ["a1"]
+
+
+# -- clocks -----------------------------------------------------------------------------------
+
+def test_realtime_clock_charges_the_mover_and_adds_the_increment(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 2))
+    set_clock(game, turn_started_at=timezone.now() - timedelta(seconds=10))
+    services.play(game.pk, alice, 0, "c3")
+    game = refresh(game)
+    left = game.remaining_ms
+    assert 51_500 <= left[0] <= 52_000 and left[1] == 60_000
+    assert game.running == 1
+    snapshot = services.current(game.pk)
+    assert snapshot["clocks"]["running"] == 1
+    assert snapshot["clocks"]["remaining_ms"][0] == left[0]
+
+
+def test_colorful_two_stone_turn_earns_one_increment(alice, bob):
+    game = start(alice, bob, "colorful", {"size": 3}, TimeControl.realtime(1, 5))
+    services.play(game.pk, alice, 0, "R@A1")
+    set_clock(game, turn_started_at=timezone.now() - timedelta(seconds=3))
+    services.play(game.pk, bob, 1, "B@C3")
+    assert refresh(game).running == 1  # still bob: the second stone of the turn
+    services.play(game.pk, bob, 2, "G@E3")
+    left = refresh(game).remaining_ms[1]
+    assert 61_500 <= left <= 62_000  # 60 s - 3 s + 5 s once
+
+
+def test_time_running_out_ends_the_game_even_when_the_message_is_refused(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    services.play(game.pk, alice, 0, "c3")
+    set_clock(game, turn_started_at=timezone.now() - timedelta(seconds=61))
+    error = error_of(services.play, game.pk, bob, 1, "a1")
+    assert error.code == "game_over"
+    game = refresh(game)
+    assert (game.status, game.reason, game.winner) == ("finished", "time", 0)
+    assert game.remaining_ms[1] == 0 and game.action_rows.count() == 1
+    assert "bob ran out of time" in game.result_text
+
+
+def test_check_clock_is_idempotent_and_reports_the_expiry(
+        alice, bob, django_capture_on_commit_callbacks):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    expires = services.check_clock(game.pk)
+    assert expires == refresh(game).turn_started_at + timedelta(minutes=1)
+    set_clock(game, remaining0_ms=5, turn_started_at=timezone.now() - timedelta(seconds=1))
+    ended = []
+    handler = lambda sender, game, **kw: ended.append(game.reason)  # noqa: E731
+    signals.game_ended.connect(handler)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.check_clock(game.pk) is None
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.check_clock(game.pk) is None
+    finally:
+        signals.game_ended.disconnect(handler)
+    assert ended == ["time"]
+    game = refresh(game)
+    assert (game.reason, game.winner) == ("time", 1)
+
+
+def test_correspondence_deadline_passes_on_page_load(alice, bob):
+    game = start(alice, bob, tc=TimeControl.correspondence(1))
+    snapshot = services.current(game.pk)
+    assert snapshot["clocks"]["remaining_ms"] is None
+    assert snapshot["clocks"]["deadline"] == (game.turn_started_at + timedelta(days=1)).isoformat()
+    set_clock(game, turn_started_at=timezone.now() - timedelta(days=1, seconds=1))
+    snapshot = services.current(game.pk)
+    assert snapshot["status"] == "finished"
+    assert snapshot["result"]["reason"] == "time" and snapshot["result"]["winner"] == 1
+    assert "missed the move deadline" in snapshot["result"]["text"]
+
+
+def test_untimed_games_have_no_clock(alice, bob):
+    game = start(alice, bob)
+    clocks = services.current(game.pk)["clocks"]
+    assert clocks["remaining_ms"] is None and clocks["running"] is None
+    assert clocks["deadline"] is None
+
+
+# -- resign, abort, rematch ------------------------------------------------------------------
+
+def test_resign_any_time_and_repeat(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    services.play(game.pk, alice, 0, "c3")
+    services.resign(game.pk, alice, 1)  # not alice's turn: resigning is allowed anyway
+    game = refresh(game)
+    assert (game.status, game.reason, game.winner) == ("finished", "resign", 1)
+    assert game.result_text == "alice resigned — bob wins"
+    assert game.turn_started_at is None and game.running is None
+    assert services.resign(game.pk, alice, 1) == [{"type": "repeat", "ply": 1, "action": "resign"}]
+    assert error_of(services.resign, game.pk, bob, 1).code == "game_over"
+
+
+def test_resign_with_a_stale_ply(alice, bob):
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    assert error_of(services.resign, game.pk, bob, 0).code == "stale"
+    assert refresh(game).is_active
+
+
+def test_abort_only_before_both_have_acted(alice, bob):
+    game = start(alice, bob, "colorful", {"size": 3})
+    services.play(game.pk, alice, 0, "R@A1")
+    services.abort(game.pk, bob, 1)
+    game = refresh(game)
+    assert (game.status, game.reason, game.winner) == ("aborted", "abort", None)
+    assert game.result_text == "Aborted by bob"
+    assert services.abort(game.pk, alice, 1)[0]["type"] == "repeat"
+
+    game = start(alice, bob, "colorful", {"size": 3})
+    services.play(game.pk, alice, 0, "R@A1")
+    services.play(game.pk, bob, 1, "B@C3")
+    error = error_of(services.abort, game.pk, alice, 2)
+    assert error.code == "not_allowed" and "resign" in error.message
+    assert refresh(game).is_active
+
+
+def test_rematch_offer_accept_swaps_the_players(alice, bob, carol):
+    game = start(alice, bob, "tripen", {"size": 6}, TimeControl.realtime(3, 2))
+    assert error_of(services.offer_rematch, game.pk, alice).code == "not_allowed"
+    services.resign(game.pk, alice, 0)
+    assert error_of(services.offer_rematch, game.pk, carol).code == "not_a_player"
+    assert services.offer_rematch(game.pk, bob) == []
+    assert refresh(game).rematch_offer == 1
+    assert services.offer_rematch(game.pk, bob) == [{"type": "rematch", "offered_by": 1}]
+    assert services.offer_rematch(game.pk, alice) == []
+    rematch = Game.objects.get(rematch_of=game)
+    assert rematch.players() == (bob, alice)
+    assert rematch.options == {"size": 6} and rematch.game == "tripen"
+    assert rematch.time_control == TimeControl.realtime(3, 2)
+    assert refresh(game).rematch_offer is None
+    # A late second acceptance points at the same rematch instead of starting another.
+    again = services.offer_rematch(game.pk, bob)
+    assert again == [{"type": "rematch_started", "url": rematch.get_absolute_url(),
+                      "id": rematch.pk}]
+    assert Game.objects.filter(rematch_of=game).count() == 1
+    assert services.current(game.pk)["rematch"] == {"offered_by": None,
+                                                    "url": rematch.get_absolute_url()}
+
+
+def test_rematch_decline(alice, bob):
+    game = start(alice, bob)
+    services.resign(game.pk, bob, 0)
+    assert error_of(services.decline_rematch, game.pk, alice).code == "not_allowed"
+    services.offer_rematch(game.pk, alice)
+    services.decline_rematch(game.pk, bob)
+    assert refresh(game).rematch_offer is None
+    assert not Game.objects.filter(rematch_of=game).exists()
+
+
+# -- snapshot and presence ------------------------------------------------------------------
+
+def test_snapshot_shape(alice, bob, carol):
+    game = start(alice, bob, tc=TimeControl.realtime(5, 3))
+    services.play(game.pk, alice, 0, "c3")
+    snap = services.current(game.pk, carol)
+    assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "you",
+                         "time_control", "clocks", "status", "result", "actions", "state",
+                         "presence", "rematch"}
+    assert snap["you"] is None and snap["title"] == "Hadron"
+    assert snap["players"] == [{"username": "alice", "side": 0, "online": False},
+                               {"username": "bob", "side": 1, "online": False}]
+    assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
+    assert snap["time_control"]["text"] == "5+3"
+    assert snap["presence"] == {"players_online": [False, False], "watchers": 0}
+
+
+def test_presence_counts_fresh_connections(alice, bob, carol):
+    game = start(alice, bob)
+    services.join(game.pk, "chan.a", alice)
+    services.join(game.pk, "chan.c", carol)
+    services.join(game.pk, "chan.anon", None)
+    assert services.presence_of(game) == {"players_online": [True, False], "watchers": 2}
+    # A row nobody refreshes (its process died) stops counting.
+    game.connections.filter(channel_name="chan.a").update(
+        seen_at=timezone.now() - services.STALE_AFTER - timedelta(seconds=1))
+    assert services.presence_of(game)["players_online"] == [False, False]
+    services.still_here("chan.a")
+    assert services.presence_of(game)["players_online"] == [True, False]
+    services.leave(game.pk, "chan.c")
+    assert services.presence_of(game) == {"players_online": [True, False], "watchers": 1}

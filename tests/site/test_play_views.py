@@ -1,0 +1,133 @@
+"""The game page, its JSON snapshot, the startgame command and the play signals."""
+import json
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from play import services, signals
+from play.clock import TimeControl
+from play.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob")
+
+
+def test_game_page_embeds_the_snapshot(client, alice, bob):
+    game = services.start_game(game="hadron", options={}, players=(alice, bob),
+                               time_control=TimeControl.realtime(5, 3))
+    services.play(game.pk, alice, 0, "c3")
+    client.force_login(bob)
+    response = client.get(f"/game/{game.pk}/")
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][0] == "play/game.html"
+    assert response.context["game"] == game
+    snapshot = response.context["snapshot"]
+    assert snapshot["you"] == 1 and snapshot["actions"] == ["c3"]
+    embedded = response.content.decode().split('<script id="snapshot" type="application/json">')[1]
+    assert json.loads(embedded.split("</script>")[0])["id"] == game.pk
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/game/999999/").status_code == 404
+    assert client.get("/game/999999/snapshot.json").status_code == 404
+    assert client.get("/game/99999999999999999999999/").status_code == 404
+
+
+def test_snapshot_json_for_an_anonymous_visitor(client, alice, bob):
+    game = services.start_game(game="colorful", options={"size": 3}, players=(alice, bob),
+                               time_control=TimeControl.correspondence(2))
+    response = client.get(f"/game/{game.pk}/snapshot.json")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["you"] is None and data["game"] == "colorful"
+    assert data["state"]["board"]["kind"] == "hex"
+    assert data["clocks"]["deadline"] is not None
+    assert client.post(f"/game/{game.pk}/snapshot.json").status_code == 405
+
+
+def test_page_load_notices_time_running_out(client, alice, bob):
+    game = services.start_game(game="hadron", options={}, players=(alice, bob),
+                               time_control=TimeControl.realtime(1, 0))
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
+    data = client.get(f"/game/{game.pk}/snapshot.json").json()
+    assert data["status"] == "finished"
+    assert data["result"] == {"winner": 1, "reason": "time",
+                              "text": "alice ran out of time — bob wins"}
+    assert data["clocks"]["remaining_ms"] == [0, 60_000] and data["clocks"]["running"] is None
+
+
+def test_startgame_command(alice, bob):
+    out = StringIO()
+    call_command("startgame", "tripen", "Alice", "bob", "--option", "size=9", "--time", "5+3",
+                 stdout=out)
+    game = Game.objects.get()
+    assert out.getvalue().strip() == f"/game/{game.pk}/"
+    assert game.options == {"size": 9} and game.players() == (alice, bob)
+    assert game.time_control == TimeControl.realtime(5, 3)
+    call_command("startgame", "hadron", "bob", "alice", "--days", "3", stdout=StringIO())
+    assert Game.objects.order_by("-pk").first().time_control.text == "3 days per move"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["hadron", "alice", "nobody"], "no player"),
+    (["hadron", "alice", "bob", "--option", "size=6"], "size must be one of"),
+    (["hadron", "alice", "bob", "--option", "size"], "name=value"),
+    (["hadron", "alice", "bob", "--time", "5"], r"looks like 5\+3"),
+    (["hadron", "alice", "bob", "--days", "20"], "1 to 14"),
+    (["hadron", "alice", "alice"], "two different players"),
+])
+def test_startgame_command_errors(alice, bob, args, words):
+    with pytest.raises(CommandError, match=words):
+        call_command("startgame", *args, stdout=StringIO())
+
+
+def test_signals_follow_a_game(alice, bob, django_capture_on_commit_callbacks):
+    seen = []
+
+    def record(name):
+        def handler(sender, game, **extra):
+            seen.append((name, game.pk, extra.get("ply")))
+        return handler
+
+    handlers = {signal: record(name) for name, signal in [
+        ("started", signals.game_started), ("action", signals.action_played),
+        ("ended", signals.game_ended)]}
+    for signal, handler in handlers.items():
+        signal.connect(handler)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = services.start_game(game="hadron", options={}, players=(alice, bob),
+                                       time_control=TimeControl.untimed())
+        with django_capture_on_commit_callbacks(execute=True):
+            services.play(game.pk, alice, 0, "c3")
+        with django_capture_on_commit_callbacks(execute=True):
+            services.resign(game.pk, bob, 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            # Refused: no signal.
+            with pytest.raises(services.PlayError):
+                services.play(game.pk, bob, 1, "a1")
+    finally:
+        for signal, handler in handlers.items():
+            signal.disconnect(handler)
+    assert seen == [("started", game.pk, None), ("action", game.pk, 0), ("ended", game.pk, None)]
+
+
+def test_admin_lists_games_with_their_actions(admin_client, alice, bob):
+    game = services.start_game(game="hadron", options={}, players=(alice, bob),
+                               time_control=TimeControl.untimed())
+    services.play(game.pk, alice, 0, "c3")
+    assert admin_client.get("/admin/play/game/?status=active").status_code == 200
+    page = admin_client.get(f"/admin/play/game/{game.pk}/change/")
+    assert page.status_code == 200 and b"c3" in page.content

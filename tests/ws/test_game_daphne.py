@@ -1,0 +1,94 @@
+"""The live game socket through a real Daphne process and a real websocket client."""
+import asyncio
+
+from tests.ws.live_client import LiveSocket, log_in, snapshot_json
+
+PASSWORD = "live-daphne-pass-5521"
+
+
+def test_players_spectators_errors_repeat_reconnect_and_resign(daphne_server):
+    server = daphne_server
+    for name in ("dora", "dave", "dani"):
+        server.create_user(name, PASSWORD)
+    path = server.manage("startgame", "hadron", "dora", "dave", "--time", "5+2").stdout.strip()
+    sessions = {name: log_in(server, name, PASSWORD) for name in ("dora", "dave", "dani")}
+
+    async def scenario():
+        dora = LiveSocket(server, path, sessions["dora"], "dora")
+        dave = LiveSocket(server, path, sessions["dave"], "dave")
+        dani = LiveSocket(server, path, sessions["dani"], "dani")
+        anon = LiveSocket(server, path)
+        tabs = (dora, dave, dani, anon)
+        snapshots = [await tab.open() for tab in tabs]
+        assert [s["you"] for s in snapshots] == [0, 1, None, None]
+        assert snapshots[0]["time_control"]["text"] == "5+2"
+
+        for ply, (tab, action) in enumerate([(dora, "c3"), (dave, "a1"), (dora, "e5")]):
+            await tab.send(type="play", ply=ply, action=action)
+            for other in tabs:
+                message = await other.expect("action")
+                assert (message["ply"], message["action"]) == (ply, action)
+                assert message["clocks"]["running"] == (ply + 1) % 2
+
+        await dora.send(type="play", ply=3, action="a5")
+        await dora.error("not_your_turn")
+        await dora.send(type="play", ply=2, action="E5")
+        assert await dora.expect("repeat") == {"type": "repeat", "ply": 2, "action": "e5"}
+        await dave.send(type="play", ply=0, action="b2")
+        await dave.error("stale")
+        assert (await dave.expect("snapshot"))["game"]["actions"] == ["c3", "a1", "e5"]
+        await anon.send(type="resign", ply=3)
+        await anon.error("login_required")
+        await dani.send(type="abort", ply=3)
+        await dani.error("not_a_player")
+        for tab in tabs:
+            await tab.quiet()
+
+        # dave drops out and comes back: the others see him leave and return.
+        await dave.close()
+        assert (await dora.expect("presence"))["players_online"] == [True, False]
+        dave = LiveSocket(server, path, sessions["dave"], "dave")
+        again = await dave.open()
+        assert again["actions"] == ["c3", "a1", "e5"] and again["you"] == 1
+        assert again["presence"] == {"players_online": [True, True], "watchers": 2}
+        assert (await dora.expect("presence"))["players_online"] == [True, True]
+
+        await dave.send(type="resign", ply=3)
+        for tab in (dora, dave, dani, anon):
+            end = await tab.expect("end")
+            assert end["result"] == {"winner": 0, "reason": "resign",
+                                     "text": "dave resigned — dora wins"}
+        for tab in (dora, dave, dani, anon):
+            await tab.close()
+
+    asyncio.run(scenario())
+    assert snapshot_json(server, path)["result"]["reason"] == "resign"
+
+
+def test_time_runs_out_on_the_server_with_nobody_claiming_it(daphne_server):
+    server = daphne_server
+    for name in ("tess", "toby"):
+        server.create_user(name, PASSWORD)
+    path = server.manage("startgame", "copolymer", "tess", "toby", "--time", "1+0").stdout.strip()
+    game_id = int(path.strip("/").split("/")[-1])
+    # Test-only shortcut: tess's clock has 4 s left (the smallest real control is a minute).
+    server.shell(
+        "from django.utils import timezone; from play.models import Game;"
+        f"Game.objects.filter(pk={game_id})"
+        ".update(remaining0_ms=4000, turn_started_at=timezone.now())"
+    )
+
+    async def scenario():
+        watcher = LiveSocket(server, path)
+        snapshot = await watcher.open()
+        assert snapshot["status"] == "active" and snapshot["clocks"]["running"] == 0
+        assert 0 < snapshot["clocks"]["remaining_ms"][0] <= 4000
+        # The watcher only listens: the server's timer ends the game.
+        end = await watcher.expect("end")
+        assert end["result"] == {"winner": 1, "reason": "time",
+                                 "text": "tess ran out of time — toby wins"}
+        await watcher.quiet(0.5)
+        await watcher.close()
+
+    asyncio.run(scenario())
+    assert snapshot_json(server, path)["status"] == "finished"
