@@ -1,0 +1,163 @@
+"""Seeks (open offers anyone may accept), challenges (offers to one named player) and the
+lobby connections that tell whether a seek's owner is still there.
+
+A seek or challenge changes state exactly once, by a conditional UPDATE
+(`filter(status=OPEN).update(...)`), so two people accepting the same seek at the same moment
+cannot both start a game: the database lets one UPDATE match the row and the other match none.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+import games
+from play.clock import TimeControl
+
+
+class Side(models.TextChoices):
+    """The side the proposer (seeker or challenger) takes."""
+
+    RANDOM = "random", "Random"
+    FIRST = "first", "Move first"
+    SECOND = "second", "Move second"
+
+
+class Proposal(models.Model):
+    """What a seek and a challenge share: the game to play, its options, the time control and
+    the proposer's side."""
+
+    game = models.CharField(max_length=20, help_text="engine name, e.g. hadron")
+    options = models.JSONField(default=dict, help_text="normalised engine options")
+    tc_kind = models.CharField("time control", max_length=16, default="untimed")
+    tc_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    tc_increment = models.PositiveSmallIntegerField(null=True, blank=True)
+    tc_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    side = models.CharField(max_length=8, choices=Side.choices, default=Side.RANDOM)
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    started_game = models.ForeignKey(
+        "play.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(
+            kind=self.tc_kind, minutes=self.tc_minutes,
+            increment=self.tc_increment, days=self.tc_days,
+        )
+
+    @time_control.setter
+    def time_control(self, tc: TimeControl) -> None:
+        self.tc_kind, self.tc_minutes = tc.kind, tc.minutes
+        self.tc_increment, self.tc_days = tc.increment, tc.days
+
+    @property
+    def game_title(self) -> str:
+        return games.get(self.game).title
+
+    @property
+    def options_text(self) -> str:
+        return options_text(self.game, self.options)
+
+    def side_text(self, proposer) -> str:
+        name = proposer.get_username()
+        if self.side == Side.FIRST:
+            return f"{name} moves first"
+        if self.side == Side.SECOND:
+            return f"{name} moves second"
+        return "sides drawn at random"
+
+    def players(self, proposer, accepter) -> tuple:
+        """(first mover, second mover), drawing the sides now when the proposer left it to
+        chance, so nobody can see in advance who will start."""
+        first = self.side
+        if first == Side.RANDOM:
+            first = secrets.choice([Side.FIRST, Side.SECOND])
+        return (proposer, accepter) if first == Side.FIRST else (accepter, proposer)
+
+
+def options_text(game: str, options: dict) -> str:
+    """Board options the way players talk about them: "5×5", "hexhex side 5", "long board 5"."""
+    size = options.get("size")
+    if game == "colorful":
+        return f"{options.get('board', 'hexhex')} board {size}"
+    if game == "copolymer":
+        return f"hexhex side {size}"
+    return f"{size}×{size}"
+
+
+class Seek(Proposal):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        TAKEN = "taken", "Taken"
+        CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired (owner left)"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="accepted_seeks",
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self):
+        return f"seek {self.pk}: {self.owner} {self.game} {self.options_text} ({self.status})"
+
+    @property
+    def is_realtime(self) -> bool:
+        return self.tc_kind == "realtime"
+
+
+class Challenge(Proposal):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [
+            models.Index(fields=["challenged", "status"]),
+            models.Index(fields=["challenger", "status"]),
+        ]
+
+    def __str__(self):
+        return (f"challenge {self.pk}: {self.challenger} -> {self.challenged} "
+                f"{self.game} {self.options_text} ({self.status})")
+
+
+class LobbyConnection(models.Model):
+    """One open lobby websocket of a logged-in player, in the database so that every Daphne
+    process sees every connection: a real-time seek lives as long as its owner has one."""
+
+    channel_name = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_connections"
+    )
+    connected_at = models.DateTimeField(default=timezone.now)
+    # Refreshed by the client's keep-alive pings; a row whose process died goes stale.
+    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+    # Set when the socket closes; the row stays a few seconds so a reload is not a departure.
+    closed_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self):
+        return f"{self.user} on {self.channel_name}"

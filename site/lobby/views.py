@@ -1,0 +1,195 @@
+"""Lobby pages and actions. Every action is a POST (CSRF-checked); lobby.js sends them with
+fetch and `Accept: application/json` and gets JSON back, a plain form post gets a redirect
+with a message, so the page works without JavaScript too. The lobby socket only pushes."""
+from functools import wraps
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+import games
+from lobby import services
+from lobby.forms import ChallengeForm, ProposalForm, option_field_name, valid_option_sets
+
+LOGIN_MESSAGE = "Log in to create a seek, accept one or challenge a player."
+
+
+def wants_json(request) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def login_url() -> str:
+    return f"{reverse('accounts:login')}?{urlencode({'next': reverse('lobby:play')})}"
+
+
+def player_required(view):
+    """Like login_required, but for POST actions: the way back after logging in is the Play
+    page (the action's own URL takes no GET), and fetch gets JSON instead of a redirect."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if wants_json(request):
+            return JsonResponse({"ok": False, "message": LOGIN_MESSAGE, "login_url": login_url()},
+                                status=403)
+        messages.info(request, LOGIN_MESSAGE)
+        return redirect_to_login(reverse("lobby:play"))
+
+    return wrapper
+
+
+def done(request, message: str, url: str | None = None, **data):
+    """A successful action: JSON for fetch, else a message and a redirect (default: Play)."""
+    if wants_json(request):
+        return JsonResponse({"ok": True, "message": message, "redirect": url, **data})
+    messages.success(request, message)
+    return redirect(url or "lobby:play")
+
+
+def refused(request, error: services.LobbyError):
+    if wants_json(request):
+        return JsonResponse({"ok": False, "message": error.message}, status=error.status)
+    messages.error(request, error.message)
+    return redirect("lobby:play")
+
+
+def invalid(request, form, message: str):
+    """A form with errors: JSON listing them, or the Play page again with them shown."""
+    if wants_json(request):
+        return JsonResponse({"ok": False, "message": message, "errors": form.errors},
+                            status=400)
+    messages.error(request, message)
+    return render_play(request, form, status=400)
+
+
+def play(request):
+    # Here rather than on a timer: whoever looks at the lobby never sees a dead seek.
+    services.close_abandoned_seeks()
+    initial = {}
+    if request.GET.get("opponent"):
+        initial["opponent"] = request.GET["opponent"]
+    return render_play(request, ChallengeForm(initial=initial, challenger=request.user))
+
+
+def render_play(request, form, status=200):
+    """The Play page around `form` (a ProposalForm or ChallengeForm, bound or not)."""
+    game_options = {
+        name: [option_field_name(name, option) for option in games.get(name).option_choices()]
+        for name in games.names()
+    }
+    context = {
+        "form": form,
+        "seeks": [services.seek_dict(seek) for seek in services.open_seeks()],
+        "challenges": [services.challenge_dict(c) for c in services.pending_challenges(request.user)],
+        "games_in_progress": services.games_in_progress(request.user),
+        "lobby_config": {
+            **lobby_config(request),
+            "option_fields": game_options,
+            "valid_options": {name: valid_option_sets(name) for name in games.names()},
+        },
+        "login_url": login_url(),
+    }
+    return render(request, "lobby/play.html", context, status=status)
+
+
+def lobby_config(request) -> dict:
+    """What lobby.js needs to know, embedded in the page as JSON."""
+    return {
+        "socket": "/ws/lobby/",
+        "you": request.user.get_username() if request.user.is_authenticated else None,
+        "login_url": login_url(),
+    }
+
+
+def challenges(request):
+    """A player's pending challenges on a page of their own (also the no-JavaScript way
+    to find a challenge that arrived while away)."""
+    context = {
+        "challenges": [services.challenge_dict(c) for c in services.pending_challenges(request.user)],
+        "login_url": f"{reverse('accounts:login')}?{urlencode({'next': request.path})}",
+        "lobby_config": lobby_config(request),
+    }
+    return render(request, "lobby/challenges.html", context)
+
+
+@require_POST
+@player_required
+def seek_create(request):
+    form = ProposalForm(request.POST)
+    if not form.is_valid():
+        return invalid(request, form, "Your seek was not created: please correct the errors below.")
+    try:
+        seek = services.create_seek(request.user, **form.proposal())
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, f"Your seek is open: {form.summary()}. Waiting for an opponent.",
+                seek=services.seek_dict(seek))
+
+
+@require_POST
+@player_required
+def seek_cancel(request, seek_id):
+    try:
+        services.cancel_seek(request.user, seek_id)
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, "Your seek is cancelled.")
+
+
+@require_POST
+@player_required
+def seek_accept(request, seek_id):
+    try:
+        game = services.accept_seek(request.user, seek_id)
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, "Game on!", game.get_absolute_url())
+
+
+@require_POST
+@player_required
+def challenge_create(request):
+    form = ChallengeForm(request.POST, challenger=request.user)
+    if not form.is_valid():
+        return invalid(request, form, "Your challenge was not sent: please correct the errors below.")
+    try:
+        challenge = services.create_challenge(request.user, **form.proposal())
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, f"Challenge sent to {challenge.challenged.get_username()}: "
+                         f"{form.summary()}.", challenge=services.challenge_dict(challenge))
+
+
+@require_POST
+@player_required
+def challenge_accept(request, challenge_id):
+    try:
+        game = services.accept_challenge(request.user, challenge_id)
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, "Game on!", game.get_absolute_url())
+
+
+@require_POST
+@player_required
+def challenge_decline(request, challenge_id):
+    try:
+        challenge = services.decline_challenge(request.user, challenge_id)
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, f"You declined {challenge.challenger.get_username()}'s challenge.")
+
+
+@require_POST
+@player_required
+def challenge_withdraw(request, challenge_id):
+    try:
+        challenge = services.withdraw_challenge(request.user, challenge_id)
+    except services.LobbyError as error:
+        return refused(request, error)
+    return done(request, f"You withdrew your challenge to {challenge.challenged.get_username()}.")
