@@ -1,0 +1,72 @@
+"""A player's games for their profile page: those in progress and the finished ones (a page
+at a time, newest first), each seen from the player's side: opponent, result, reason."""
+from dataclasses import dataclass
+
+from django.core.paginator import Paginator
+from django.db.models import Q
+
+from lobby.models import options_text
+from play.models import Game
+
+PER_PAGE = 20
+REASONS = {"normal": "played out", "resign": "resignation", "time": "time", "abort": "aborted"}
+
+
+@dataclass
+class Entry:
+    game: Game
+    opponent: object  # the other player (a User)
+    options_text: str
+    result: str  # "won" | "lost" | "draw" | "aborted" | "" (in progress)
+    reason: str  # how it ended, in words
+    to_move: object = None  # in progress: the player to move (a User) or None
+
+    @property
+    def result_label(self):
+        return self.result.capitalize()
+
+
+def games_of(player):
+    return (Game.objects.filter(Q(player0=player) | Q(player1=player))
+            .select_related("player0", "player1"))
+
+
+def result_for(game, me):
+    if game.status == Game.ABORTED:
+        return "aborted"
+    if game.winner is None:
+        return "draw"
+    return "won" if game.winner == me else "lost"
+
+
+def reason_of(game):
+    """How a finished game ended: the engine's own words for a game played out (the part of
+    the result text after the winner), else the kind of ending."""
+    if game.reason == "normal" and game.result_text:
+        return game.result_text.split(" — ", 1)[-1]
+    return REASONS.get(game.reason, game.reason)
+
+
+def entry(game, player):
+    me = game.player_index(player)
+    opponent = game.players()[1 - me]
+    common = {"game": game, "opponent": opponent,
+              "options_text": options_text(game.game, game.options)}
+    if game.is_active:
+        side = game.state().to_move
+        mover = None if side is None else game.players()[game.player_of(side)]
+        return Entry(**common, result="", reason="", to_move=mover)
+    return Entry(**common, result=result_for(game, me), reason=reason_of(game))
+
+
+def in_progress(player):
+    found = games_of(player).filter(status=Game.ACTIVE).order_by("-updated_at", "-pk")
+    return [entry(game, player) for game in found]
+
+
+def finished_page(player, number):
+    """One page of the player's ended games (finished or aborted), newest first."""
+    found = games_of(player).exclude(status=Game.ACTIVE).order_by("-finished_at", "-pk")
+    page = Paginator(found, PER_PAGE).get_page(number)
+    page.object_list = [entry(game, player) for game in page.object_list]
+    return page

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from watch.consumers import WatchConsumer
+
+websocket_urlpatterns = [
+    path("ws/watch/", WatchConsumer.as_asgi()),
+]

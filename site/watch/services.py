@@ -1,0 +1,185 @@
+"""What the Watch page shows: the games in progress as rows (with a thumbnail of the current
+position, drawn on the server) and the featured game, the liveliest one.
+
+Everything here is synchronous ORM work; the Watch socket runs it through
+database_sync_to_async. A position is the play app's cached engine state (play.positions), so
+a row after a move costs one step of the engine at most, never a replay of the game, and the
+thumbnail of a position is drawn once per process (keyed like the positions: game id,
+creation time, ply).
+"""
+from datetime import timedelta
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from boards import svg
+from lobby.models import options_text
+from play import positions
+from play.models import Action, Connection, Game
+from play.services import STALE_AFTER
+
+# Rows on the page and in the socket's list: the newest games in progress.
+LIMIT = 60
+# Liveliness counts the actions of this recent stretch (see liveliest()).
+LIVELY_WINDOW = timedelta(minutes=10)
+
+thumbnails = positions.LRU(1024)
+
+
+def live_games(kind=None):
+    """Games in progress, of one game (engine name) or all."""
+    found = Game.objects.filter(status=Game.ACTIVE)
+    return found.filter(game=kind) if kind else found
+
+
+def newest_first(found):
+    # Rows keep their place as moves are made: the list only grows at the top.
+    return found.select_related("player0", "player1").order_by("-created_at", "-pk")
+
+
+# -- pictures ----------------------------------------------------------------------------------
+
+def picture(game, labels=False):
+    """The current position as an SVG string, drawn once per process and position."""
+    key = (*positions.key(game, game.ply_count), labels)
+    drawing = thumbnails.get(key)
+    if drawing is None:
+        board = positions.state_dict(game, game.state())["board"]
+        moves = f"{game.ply_count} move{'' if game.ply_count == 1 else 's'}"
+        title = f"{game.title}, {game.player0} v {game.player1}, after {moves}"
+        drawing = svg.render(board, labels=labels, title=title)
+        thumbnails.put(key, drawing)
+    return drawing
+
+
+# -- rows --------------------------------------------------------------------------------------
+
+def row_of(game):
+    """A game in progress as the Watch list shows it (JSON-ready)."""
+    state = game.state()
+    sides = game.engine.sides
+    to_move = None if state.to_move is None else game.player_of(state.to_move)
+    return {
+        "id": game.pk,
+        "url": game.get_absolute_url(),
+        "game": game.game,
+        "title": game.title,
+        "options": game.options,
+        "options_text": options_text(game.game, game.options),
+        "time_control": game.time_control.text,
+        "players": [
+            {"username": player.get_username(), "side": game.side_of(index),
+             "side_name": sides[game.side_of(index)]}
+            for index, player in enumerate(game.players())
+        ],
+        "to_move": to_move,
+        "prompt": positions.state_dict(game, state)["prompt"],
+        "ply": game.ply_count,
+        "started": game.created_at.isoformat(),
+        "updated": game.updated_at.isoformat(),
+        "thumbnail": picture(game),
+    }
+
+
+def with_html(row):
+    """The row and its list item, rendered by the template the page itself uses, so a row
+    pushed over the socket looks exactly like one the server rendered. The item's thumbnail
+    is left empty (the browser puts `thumbnail` there), so the picture is sent once."""
+    html = render_to_string("watch/_row.html", {"row": {**row, "thumbnail": ""}})
+    return {**row, "html": html.strip()}
+
+
+def rows(kind=None, limit=LIMIT):
+    return [row_of(game) for game in newest_first(live_games(kind))[:limit]]
+
+
+# -- the featured game -------------------------------------------------------------------------
+
+def ranked(found, now):
+    """`found` annotated with its liveliness and ordered liveliest first (see liveliest())."""
+    recent = (Action.objects.filter(game=OuterRef("pk"), created_at__gte=now - LIVELY_WINDOW)
+              .order_by().values("game").annotate(n=Count("pk")).values("n"))
+    # Watchers as the game page counts them: open sockets of anyone but the two players.
+    watching = (Connection.objects.filter(game=OuterRef("pk"), seen_at__gte=now - STALE_AFTER)
+                .exclude(user=OuterRef("player0")).exclude(user=OuterRef("player1"))
+                .order_by().values("game").annotate(n=Count("pk")).values("n"))
+    return found.annotate(
+        recent_actions=Coalesce(Subquery(recent), 0),
+        watchers=Coalesce(Subquery(watching), 0),
+    ).order_by("-recent_actions", "-watchers", "-updated_at", "-pk")
+
+
+def liveliest(kind=None, now=None):
+    """The featured game: the liveliest game in progress (of `kind`, or of any game), or None.
+
+    Liveliness, compared in this order:
+      1. the number of actions played in the last LIVELY_WINDOW (10 minutes): a game being
+         played right now beats one whose players are thinking or away;
+      2. the number of people watching it now (open game pages other than the players');
+      3. the time of its most recent action (a game's updated_at moves with every action;
+         a game without actions yet counts from its start);
+      4. the newest game (highest id), so the choice is always the same for the same data.
+
+    A game with actions in the window has been saved within it, so when any such game exists
+    only the games updated in the window are ranked (an index range on status, updated_at);
+    otherwise every game in progress is.
+    """
+    now = now or timezone.now()
+    found = live_games(kind)
+    best = ranked(found.filter(updated_at__gte=now - LIVELY_WINDOW), now).first()
+    if best is None or best.recent_actions == 0:
+        best = ranked(found, now).first()
+    return best
+
+
+def featured(kind=None, keep=None):
+    """The featured game of a Watch page: `keep` (the game it features already, an id) while
+    that game is still in progress and passes the filter, else the liveliest. A featured game
+    stays until it ends, so the big board does not jump between two equally busy games."""
+    if keep is not None:
+        kept = live_games(kind).select_related("player0", "player1").filter(pk=keep).first()
+        if kept is not None:
+            return kept
+    best = liveliest(kind)
+    if best is None:
+        return None
+    return Game.objects.select_related("player0", "player1").get(pk=best.pk)
+
+
+def featured_row(kind=None, keep=None):
+    game = featured(kind, keep)
+    return None if game is None else row_of(game)
+
+
+# -- what the socket sends ---------------------------------------------------------------------
+
+def listing(kind=None, keep=None):
+    """Everything a Watch socket starts from (and resynchronises with after a reconnect)."""
+    return {
+        "games": [with_html(row) for row in rows(kind)],
+        "featured": featured_row(kind, keep),
+        "total": live_games(kind).count(),
+    }
+
+
+def totals():
+    """How many games are in progress, per game (engine name)."""
+    counts = live_games().order_by().values("game").annotate(n=Count("pk"))
+    return {count["game"]: count["n"] for count in counts}
+
+
+def news_of(game_id):
+    """What changed about one game, for the Watch sockets: its row while it is in progress,
+    its result once it has ended. None if there is no such game."""
+    game = Game.objects.select_related("player0", "player1").filter(pk=game_id).first()
+    if game is None:
+        return None
+    news = {"id": game.pk, "game": game.game, "active": game.is_active,
+            "updated_at": game.updated_at, "totals": totals()}
+    if game.is_active:
+        news["row"] = with_html(row_of(game))
+    else:
+        news["result"] = game.result_text
+    return news

@@ -1,0 +1,31 @@
+"""The Watch page: games in progress, newest first, and the featured game. Rendered whole by
+the server (it works without JavaScript); static/js/watch.js keeps it live over /ws/watch/."""
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET
+
+from watch import services
+from watch.forms import WatchFilter
+
+
+@require_GET
+def watch(request):
+    form = WatchFilter.from_query(request.GET)
+    kind = form.kind()
+    featured = services.featured(kind)
+    row = services.row_of(featured) if featured else None
+    context = {
+        "form": form,
+        "kind": kind,
+        "choices": form.fields["game"].choices,
+        "rows": services.rows(kind),
+        "total": services.live_games(kind).count(),
+        "limit": services.LIMIT,
+        "featured": row,
+        # For the page script; the picture is in the page already.
+        "featured_data": {k: v for k, v in row.items() if k != "thumbnail"} if row else None,
+        # The no-JavaScript picture of the featured game; the page script replaces it with a
+        # live board.
+        "featured_board": mark_safe(services.picture(featured, labels=True)) if featured else "",
+    }
+    return render(request, "watch/index.html", context)
