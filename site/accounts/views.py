@@ -1,0 +1,77 @@
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
+from django.views.generic import FormView
+
+from accounts.forms import SignupForm
+
+
+class FormErrorMessageMixin:
+    """Besides the errors beside each field, say at the top of the page that nothing was
+    saved, so a mistake can't go unnoticed on a phone where the field is off-screen."""
+
+    error_message = "Please correct the errors below."
+
+    def form_invalid(self, form):
+        messages.error(self.request, self.error_message)
+        return super().form_invalid(form)
+
+
+class SignupView(FormErrorMessageMixin, FormView):
+    template_name = "accounts/signup.html"
+    form_class = SignupForm
+    error_message = "Your account was not created: please correct the errors below."
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return redirect("accounts:profile", username=request.user.get_username())
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        user = form.save()
+        login(self.request, user)
+        messages.success(self.request, f"Welcome to Tessera, {user.get_username()}!")
+        return redirect("home")
+
+
+class LoginView(FormErrorMessageMixin, auth_views.LoginView):
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+    error_message = "You are not logged in: please check your username and password."
+
+    def get(self, request, *args, **kwargs):
+        # Sent here from a page that needs an account: say why.
+        if request.GET.get(self.redirect_field_name) and not request.user.is_authenticated:
+            messages.info(request, "Please log in to see that page.")
+        return super().get(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        messages.success(self.request, f"Welcome back, {form.get_user().get_username()}.")
+        return super().form_valid(form)
+
+
+class LogoutView(auth_views.LogoutView):
+    # Django's LogoutView accepts POST only, so a link or prefetch can't log anyone out.
+    def post(self, request, *args, **kwargs):
+        was_logged_in = request.user.is_authenticated
+        response = super().post(request, *args, **kwargs)
+        if was_logged_in:
+            messages.info(request, "You are logged out.")
+        return response
+
+
+class PasswordChangeView(FormErrorMessageMixin, auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("accounts:password_change")
+    error_message = "Your password was not changed: please correct the errors below."
+
+    def form_valid(self, form):
+        messages.success(self.request, "Your password has been changed.")
+        return super().form_valid(form)
+
+
+def profile(request, username):
+    player = get_object_or_404(get_user_model(), username__iexact=username, is_active=True)
+    return render(request, "accounts/profile.html", {"player": player})

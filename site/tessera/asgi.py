@@ -1,0 +1,43 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Run from the repository root with site/ on the import path, e.g.
+
+    PYTHONPATH=site daphne -b 127.0.0.1 -p 8000 tessera.asgi:application
+
+site/ is a source root, not a package (the standard library's `site` module shadows that
+name), so `tessera` is only importable once site/ is on sys.path: daphne can't do that for us
+(its --root-path is the URL prefix, not an import path) and this module can't do it before it
+is itself imported, hence PYTHONPATH. Daphne adds the current directory (the repository root)
+to sys.path itself, which makes the engine package `games` importable; we add the root here
+too so that starting daphne from another directory still finds it.
+"""
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+for path in (ROOT / "site", ROOT):
+    if str(path) not in sys.path:
+        sys.path.append(str(path))
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
+
+from django.core.asgi import get_asgi_application  # noqa: E402
+
+# Set up Django (apps, models) before importing consumers that use the ORM.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tessera import routing  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(routing.websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,161 @@
+"""Django settings for Tessera.
+
+Everything that differs between one laptop and a deployment comes from the environment:
+
+* SECRET_KEY      required unless DEBUG is on (then a fixed development key is used)
+* DEBUG           "1"/"true"/"yes"/"on" turns it on; off by default
+* ALLOWED_HOSTS   comma-separated host names
+* CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://tessera.example (behind a proxy)
+* DATABASE_URL    e.g. postgres://user:pass@host:5432/tessera; default: SQLite file db.sqlite3
+* REDIS_URL       e.g. redis://127.0.0.1:6379/0; unset: in-memory channel layer (one process)
+* REDIS_PREFIX    prefix of the channel layer's Redis keys (default "asgi"): sites, or test
+                  servers, with separate databases that share one Redis need different ones
+* STATIC_ROOT     where `collectstatic` puts files; optional (whitenoise serves from static/)
+"""
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+# Repository root: site/tessera/settings.py -> parents[2].
+BASE_DIR = Path(__file__).resolve().parents[2]
+
+
+def env_flag(name, default=False):
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name):
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+DEBUG = env_flag("DEBUG")
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        # A guessable key in production would let anyone forge sessions: refuse to start.
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set the SECRET_KEY environment variable, "
+            "or DEBUG=1 for local development."
+        )
+    SECRET_KEY = "django-insecure-tessera-development-key-do-not-use-in-production"
+
+# With DEBUG on and this list empty, Django still accepts localhost, 127.0.0.1 and [::1].
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    # First, so that `manage.py runserver` is Daphne's ASGI runserver (websockets included).
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles: whitenoise's runserver serves static files the same way as production.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "accounts",
+    "rules",
+    "boards",
+    "play",
+    "lobby",
+    "watch",
+    "archive",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tessera.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = None
+ASGI_APPLICATION = "tessera.asgi.application"
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        # Fresh connection per request: Daphne runs sync views in a thread pool, and
+        # long-lived connections there outlive their threads.
+        conn_max_age=0,
+    )
+}
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    # Several Daphne processes share groups (a game's players and spectators) through Redis.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX") or "asgi"},
+        }
+    }
+else:
+    # One process: groups live in memory.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# Usernames are unique regardless of case (accounts.forms), so log-in ignores case too.
+AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
+
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# Whitenoise serves straight from the finders, so the site works without `collectstatic`.
+# A deployment that wants collected files sets STATIC_ROOT (e.g. /srv/tessera/static) and runs
+# `manage.py collectstatic`; unset, whitenoise has no missing directory to warn about.
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from tessera import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("", include("accounts.urls")),
+    path("rules/", include("rules.urls")),
+    path("", include("play.urls")),
+    path("play/", include("lobby.urls")),
+    path("watch/", include("watch.urls")),
+    path("", include("archive.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,131 @@
+"""Shared fixtures for the whole test suite.
+
+* Django's own test client and ORM fixtures come from pytest-django (`client`, `db`, ...).
+* `daphne_server`: a real Daphne process serving the site from its own fresh SQLite file, for
+  websocket clients and browser tests.
+* `browser` / `new_page`: Playwright (sync API) driving Debian's Chromium.
+
+Browser tests talk to the server process only, never to the ORM: Playwright's sync API runs an
+asyncio event loop in the test thread, and Django refuses ORM calls from a thread with a running
+loop (SynchronousOnlyOperation). Create users and inspect data through `daphne_server.manage()`
+/ `.create_user()` / `.shell()` instead, which run in another process. That keeps
+DJANGO_ALLOW_ASYNC_UNSAFE unset everywhere.
+"""
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+# Test modules import these from siteservers, never from `conftest`: tests/ws and tests/scale
+# have conftest.py files too, and they all share that module name.
+from siteservers import ROOT, SiteServer, free_port, migrate, server_env
+
+# SECRET_KEY for tests is set in pyproject.toml ([tool.pytest.ini_options] env, pytest-env):
+# it has to be in the environment before pytest-django imports the settings, which happens
+# before this file is loaded. DEBUG stays off in tests, as in production.
+
+SCREENSHOTS = ROOT / "tests" / "browser" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def site_servers():
+    """Factory: `site_servers(database_url=None, migrate_first=True)` starts a Daphne process and
+    returns its SiteServer. Without a database_url it gets a fresh SQLite file of its own.
+    Several servers may share one database_url (pass migrate_first=False to all but one). All stop at session end."""
+    tmp = Path(tempfile.mkdtemp(prefix="tessera-daphne-"))
+    started = []
+
+    def start(database_url=None, migrate_first=True):
+        index = len(started)
+        url = database_url or f"sqlite:///{tmp / f'db{index}.sqlite3'}"
+        env = server_env(url)
+        if migrate_first:
+            migrate(env)
+        server = SiteServer(env, free_port(), tmp / f"daphne{index}.log")
+        started.append(server)
+        return server.start()
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def daphne_server(site_servers):
+    """A Daphne process with a fresh, migrated SQLite database in a temporary directory.
+
+    Always SQLite, even in the scale CI run where DATABASE_URL points at PostgreSQL: that URL
+    belongs to pytest-django's own test database, and sharing it with a server process would
+    mix the two. PostgreSQL-backed servers are tests/scale's business (fixtures there).
+    REDIS_URL, when set, is passed through, so in the scale run this server's channel layer
+    is Redis."""
+    return site_servers()
+
+
+@pytest.fixture
+def unused_port():
+    return free_port()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium from Debian (Playwright cannot download browsers here).
+
+    Module-scoped on purpose: while Playwright's sync API is open, its asyncio loop counts as
+    running in the main thread, which breaks every later test that uses asyncio.run() or the
+    ORM. Closing it at the end of each browser module keeps that to the browser tests."""
+    if not os.path.exists(CHROMIUM):
+        message = f"{CHROMIUM} is missing: apt-get install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Factory for pages in separate browser contexts (separate cookies: two players and a
+    spectator are three contexts). `new_page(viewport=..., color_scheme="dark")` takes
+    Playwright's new_context keyword arguments. Contexts close at the end of the test."""
+    contexts = []
+
+    def make(**context_options):
+        context_options.setdefault("viewport", {"width": 1280, "height": 860})
+        context = browser.new_context(**context_options)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS

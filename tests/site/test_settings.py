@@ -1,0 +1,87 @@
+"""Settings read the environment; each case runs in a fresh interpreter because settings are
+read once per process."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRINT_SETTINGS = (
+    "import json, django; from django.conf import settings; django.setup(); print(json.dumps({"
+    "'debug': settings.DEBUG, 'key': settings.SECRET_KEY, 'hosts': settings.ALLOWED_HOSTS,"
+    "'engine': settings.DATABASES['default']['ENGINE'], 'name': str(settings.DATABASES['default']['NAME']),"
+    "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'],"
+    "'redis': settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('hosts'),"
+    "'prefix': settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('prefix')}))"
+)
+
+
+def run_settings(**env_vars):
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL", "REDIS_PREFIX"}}
+    env.update(env_vars, DJANGO_SETTINGS_MODULE="tessera.settings",
+               PYTHONPATH=str(ROOT / "site"))
+    return subprocess.run([sys.executable, "-c", PRINT_SETTINGS], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def settings_with(**env_vars):
+    result = run_settings(**env_vars)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_refuses_to_start_without_secret_key_when_debug_is_off():
+    result = run_settings()
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_manage_py_refuses_too():
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "SECRET_KEY is not set" in result.stderr
+
+
+def test_debug_has_development_key_and_embedded_defaults():
+    s = settings_with(DEBUG="1")
+    assert s["debug"] is True
+    assert s["key"].startswith("django-insecure-")
+    assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["name"] == str(ROOT / "db.sqlite3")
+    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
+
+
+def test_debug_is_off_by_default_and_key_comes_from_environment():
+    s = settings_with(SECRET_KEY="s3cret", DEBUG="no")
+    assert s["debug"] is False and s["key"] == "s3cret"
+
+
+def test_hosts_database_and_redis_from_environment():
+    s = settings_with(
+        SECRET_KEY="s3cret",
+        ALLOWED_HOSTS="tessera.example, 127.0.0.1",
+        DATABASE_URL="postgres://player:pw@db.example:5432/tessera",
+        REDIS_URL="redis://cache.example:6379/1",
+    )
+    assert s["hosts"] == ["tessera.example", "127.0.0.1"]
+    assert s["engine"] == "django.db.backends.postgresql"
+    assert s["name"] == "tessera"
+    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert s["redis"] == ["redis://cache.example:6379/1"]
+    assert s["prefix"] == "asgi"
+    assert settings_with(SECRET_KEY="k", REDIS_URL="redis://r:6379/0", REDIS_PREFIX="site2")["prefix"] == "site2"
+
+
+def test_asgi_application_imports_with_site_on_path():
+    env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
+    env.update(SECRET_KEY="s3cret", PYTHONPATH=str(ROOT / "site"))
+    code = "import tessera.asgi as a; print(type(a.application).__name__)"
+    result = subprocess.run([sys.executable, "-c", code], cwd="/", env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ProtocolTypeRouter"
