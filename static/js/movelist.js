@@ -1,0 +1,77 @@
+// The move list: actions grouped into turns, in the games' own notation. Which side made an
+// action is read off the board (the owner of the claimed cell, the colour of the stone, the
+// side of the token), so the browser needs no rules of its own.
+
+const COLOUR_SIDE = { R: 0, P: 0, B: 1, G: 1 };
+
+function boardIndex(board) {
+  const index = new Map();
+  for (const cell of board.cells || []) index.set(cell.name, cell);
+  for (const token of board.tokens || []) index.set(token.action, token);
+  return index;
+}
+
+function sideFrom(index, action) {
+  // The pie rule: only Blue (side 1) ever swaps.
+  if (action === "swap") return 1;
+  const thing = index.get(action) || index.get(action.split("@").pop());
+  if (!thing) return null;
+  if (thing.colour) return COLOUR_SIDE[thing.colour];
+  if (thing.side !== undefined) return thing.side;
+  return thing.owner ?? null;
+}
+
+// [{number, side, actions: [...]}]: consecutive actions of one side form a turn. A swap is a
+// turn of its own: the side that swaps also moves next, but as the other person.
+export function turnsOf(state) {
+  const index = boardIndex(state.board);
+  const turns = [];
+  for (const action of state.actions) {
+    const side = sideFrom(index, action);
+    const previous = turns[turns.length - 1];
+    if (previous && previous.side === side && action !== "swap" && previous.actions[0] !== "swap") {
+      previous.actions.push(action);
+    } else {
+      turns.push({ number: turns.length + 1, side, actions: [action] });
+    }
+  }
+  return turns;
+}
+
+// Both players have acted: after that a game can no longer be aborted, only resigned.
+export function bothActed(state) {
+  const sides = new Set(turnsOf(state).map((turn) => turn.side));
+  return sides.has(0) && sides.has(1);
+}
+
+function actionNode(action) {
+  const span = document.createElement("span");
+  span.className = "act";
+  const colour = /^([RPBG])@/.exec(action);
+  if (colour) span.classList.add(`colour-${colour[1]}`);
+  span.textContent = action;
+  return span;
+}
+
+export function renderMoveList(list, state) {
+  const turns = turnsOf(state);
+  const stickToEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  list.replaceChildren(...turns.map((turn, i) => {
+    const item = document.createElement("li");
+    item.className = `turn side-${turn.side}`;
+    if (i === turns.length - 1) item.classList.add("latest");
+    const number = document.createElement("span");
+    number.className = "num";
+    number.textContent = turn.number;
+    const chip = document.createElement("span");
+    chip.className = `chip side-${turn.side}`;
+    chip.title = state.sides[turn.side] || "";
+    const actions = document.createElement("span");
+    actions.className = "acts";
+    actions.append(...turn.actions.map(actionNode));
+    item.append(number, chip, actions);
+    return item;
+  }));
+  if (stickToEnd || turns.length <= 1) list.scrollTop = list.scrollHeight;
+  return turns;
+}

@@ -1,0 +1,95 @@
+"""Helpers for browser tests of the live game page (shared by the per-game test files).
+
+Playwright's sync API runs an event loop in the test thread, so nothing here touches the ORM:
+users and games are made through the server's management commands (daphne_server.manage).
+"""
+import itertools
+import re
+
+from playwright.sync_api import expect
+
+PASSWORD = "board-game-pass-31"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+_serial = itertools.count(1)
+
+
+def unique_name(prefix):
+    """A username no other test in the session uses (the server's database is shared)."""
+    return f"{prefix}{next(_serial)}"
+
+
+def start_game(server, game, user0, user1, options=None, time=None, days=None):
+    """Start a game with the play app's `startgame` command; returns its URL path.
+    `time` "5+3" is a realtime clock, `days` a correspondence deadline per move."""
+    args = ["startgame", game, user0, user1]
+    for name, value in (options or {}).items():
+        args += ["--option", f"{name}={value}"]
+    if time:
+        args += ["--time", time]
+    if days:
+        args += ["--days", days]
+    path = server.manage(*args).stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"/game/\d+/", path), path
+    return path
+
+
+def log_in(page, server, username, password=PASSWORD):
+    page.goto(server.url + "/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("form.stacked button[type=submit]")
+    expect(page.locator(".account-nav .who")).to_have_text(username)
+
+
+def open_game(page, server, path):
+    """Load the game page and wait until its socket is live; plants a marker that a reload
+    would wipe out (see assert_not_reloaded)."""
+    page.goto(server.url + path)
+    expect(page.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
+    expect(page.locator("#board [data-cell]").first).to_be_visible()
+    page.evaluate("window.__loadedAt = Date.now()")
+    return page.evaluate("window.__loadedAt")
+
+
+def assert_not_reloaded(page, marker):
+    assert page.evaluate("window.__loadedAt") == marker, "the page was reloaded"
+
+
+def wait_ply(page, ply):
+    """Wait until the page shows the position after `ply` actions."""
+    expect(page.locator("#game-page")).to_have_attribute("data-ply", str(ply))
+
+
+def click_cell(page, cell):
+    page.locator(f'#board [data-cell="{cell}"]').click()
+
+
+def expect_stone(page, cell):
+    """The cell shows a stone or tile (it is no longer empty)."""
+    expect(page.locator(f'#board [data-cell="{cell}"]')).not_to_have_class(re.compile(r"\bempty\b"))
+
+
+def expect_notice(page, text):
+    notice = page.locator("#notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_have_text(text)
+
+
+def expect_banner(page, *parts):
+    banner = page.locator("#banner")
+    expect(banner).to_be_visible()
+    for part in parts:
+        expect(banner).to_contain_text(part)
+
+
+def set_scheme(page, scheme):
+    """Switch the page's colour scheme the way the header toggle does (light / dark)."""
+    page.evaluate("s => document.documentElement.dataset.theme = s", scheme)
+
+
+def shoot(page, directory, name, full_page=False):
+    path = directory / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
