@@ -5,7 +5,8 @@ commits (transaction.on_commit), so a browser never hears of a seek or a game th
 does not have yet. Groups:
 
 * "lobby": every open lobby socket; seeks appear and vanish there.
-* "user-<id>": every lobby socket of one player; their challenges and "your game started".
+* "user-<id>": every lobby and notification socket of one player (lobby.consumers); their
+  challenges and "your game started".
 
 The state changes are conditional UPDATEs run first in their transaction: when two players
 accept one seek at once, exactly one UPDATE finds it open; the other is told it was taken.
@@ -120,15 +121,17 @@ def challenge_dict(challenge: Challenge) -> dict:
     }
 
 
-def snapshot(user) -> dict:
+def snapshot(user, seeks=True) -> dict:
     """Everything a lobby socket shows, sent on (re)connect so nothing missed while away
-    stays missed."""
-    return {
+    stays missed. The notification socket's has no seeks (it does not show them)."""
+    shown = {
         "type": "snapshot",
         "you": user.get_username() if user.is_authenticated else None,
-        "seeks": [seek_dict(seek) for seek in open_seeks()],
         "challenges": [challenge_dict(c) for c in pending_challenges(user)],
     }
+    if seeks:
+        shown["seeks"] = [seek_dict(seek) for seek in open_seeks()]
+    return shown
 
 
 # -- seeks -------------------------------------------------------------------------------------
