@@ -6,6 +6,7 @@
 import { ReconnectingSocket } from "./socket.js";
 import { Clocks, formatClock, formatSpan, formatDate } from "./clock.js";
 import { renderMoveList, bothActed } from "./movelist.js";
+import { createReplay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("game-page");
@@ -13,6 +14,7 @@ const svg = $("board");
 
 let game = JSON.parse($("snapshot").textContent);
 let board = null;
+let replay = null; // the replay bar: stepping back through the moves, exploring
 let boardKind = null;
 const ui = {
   colour: null, // Colorful: colour of the next stone
@@ -189,7 +191,9 @@ function mountBoard() {
   import(new URL(`./boards/${kind}.js`, import.meta.url).href)
     .then((module) => {
       if (boardKind !== kind) return;
-      board = module.createBoard(svg, { onAction: play, game: game.game });
+      // A pick on a past or explored position is the replay's; otherwise a move in the game.
+      const onAction = (action) => (replay && replay.action(action)) || play(action);
+      board = module.createBoard(svg, { onAction, game: game.game });
       renderBoard();
     })
     .catch((error) => notify(`The ${kind} board could not be drawn: ${error.message}`, "error"));
@@ -198,13 +202,14 @@ function mountBoard() {
 function renderBoard() {
   if (!board) return;
   clearPendingMarks();
-  board.render(game.state, {
+  const shown = replay && replay.shown();
+  board.render(shown ? shown.state : game.state, shown ? shown.view : {
     interactive: myTurn(),
     colour: game.game === "colorful" ? ui.colour : null,
     highlight: ui.highlight,
   });
   fitFrame();
-  if (ui.pending && ui.pending.ply === game.state.ply) markPending(ui.pending.action);
+  if (!shown && ui.pending && ui.pending.ply === game.state.ply) markPending(ui.pending.action);
 }
 
 // The board keeps its proportions and grows to the width (or the window's height) it has.
@@ -240,6 +245,7 @@ function setHighlight(cells) {
 // ---------------------------------------------------------------- panels
 
 function renderAll() {
+  if (replay) replay.update();
   chooseColour();
   mountBoard();
   renderBoard();
@@ -583,5 +589,8 @@ function notify(text, kind = "info") {
 
 // ---------------------------------------------------------------- start
 
+replay = createReplay({
+  game: () => game, controls: $("replay"), moveList: $("moves"), render: renderBoard,
+});
 renderAll();
 socket.connect();

@@ -1,0 +1,101 @@
+"""Exports of a stored game: its record (the engine's text and JSON formats) and an SVG image of
+any position, drawn by boards.svg from the engine's geometry like the browser's boards.
+
+The SVG file has to stand alone (downloaded, opened in an image viewer, put in an <img>), so it
+carries its own style: the board rules of site.css with the colours written out, light by
+default and dark when the viewer prefers dark.
+"""
+import re
+
+from django.core.cache import cache
+
+from archive import positions
+from boards import svg
+from games import records
+
+LIGHT = {"cell": "#efe6d2", "cell-alt": "#e6dbc3", "cell-line": "#8f8570", "label": "#6b6455",
+         "red": "#d64545", "blue": "#3b6fd6", "pink": "#ef8fb8", "green": "#2e9e5b",
+         "token-line": "#2a2a2a"}
+DARK = {"cell": "#3a3d45", "cell-alt": "#33363e", "cell-line": "#6d727d", "label": "#a3a9b4",
+        "red": "#ef6b6b", "blue": "#6f98f2", "pink": "#f5a3c7", "green": "#4cc27c",
+        "token-line": "#0c0c0c"}
+# The board rules of static/css/site.css (svg.boardsvg ...), with var(--x) for each colour.
+BOARD_RULES = """
+.cell{fill:var(--cell);stroke:var(--cell-line);stroke-width:.05}
+.cell.alt{fill:var(--cell-alt)}
+.label{fill:var(--label);font-family:system-ui,sans-serif;font-size:.6px}
+.label{text-anchor:middle;dominant-baseline:central}
+.boardsvg-square .label{font-size:.36px}
+.cell.side-0,.tile.side-0,.token.side-0{fill:var(--red)}
+.cell.side-1,.tile.side-1,.token.side-1{fill:var(--blue)}
+.colour-R{fill:var(--red)}
+.colour-P{fill:var(--pink)}
+.colour-B{fill:var(--blue)}
+.colour-G{fill:var(--green)}
+.tile{stroke:var(--token-line);stroke-width:.03}
+.border{fill:none;stroke-width:.22;stroke-linecap:round;stroke-linejoin:round}
+.border.side-0{stroke:var(--red)}
+.border.side-1{stroke:var(--blue)}
+.token{stroke:var(--token-line);stroke-width:.05;stroke-linejoin:round}
+""".strip()
+IMAGE_WIDTH = 640
+
+
+def coloured(rules, palette):
+    """The rules with each var(--x) replaced by its colour: image viewers that know no CSS
+    variables still draw the right colours."""
+    return re.sub(r"var\(--([a-z-]+)\)", lambda m: palette[m.group(1)], rules)
+
+
+STYLE = (coloured(BOARD_RULES, LIGHT).replace("\n", "")
+         + "@media (prefers-color-scheme:dark){" + coloured(BOARD_RULES, DARK).replace("\n", "")
+         + "}")
+
+
+def filename(game, extension, ply=None):
+    at = f"-ply{ply}" if ply is not None else ""
+    return f"tessera-{game.pk}-{game.game}{at}.{extension}"
+
+
+def position_svg(game, ply, labels=True):
+    """A standalone SVG image of the position after `ply` actions (cached: it never changes)."""
+    positions.check_ply(game, ply)
+    key = f"archive:svg:{positions.stamp(game)}:{ply}:{int(labels)}"
+    text = cache.get(key)
+    if text is None:
+        board = positions.state_at(game, ply).to_dict()["board"]
+        title = f"{game.title} game {game.pk}, position after {ply} actions"
+        text = svg.render(board, size_px=IMAGE_WIDTH, labels=labels, title=title, style=STYLE)
+        cache.set(key, text, positions.TIMEOUT)
+    return text
+
+
+# -- records ---------------------------------------------------------------------------------
+
+def players_by_side(game):
+    """The usernames by side as the game stands (Tripen's swap exchanges the sides)."""
+    players = game.players()
+    return tuple(players[game.player_of(side)].get_username() for side in (0, 1))
+
+
+def record_tags(game, url):
+    tags = {"Site": "Tessera", "Date": game.created_at.date().isoformat(), "Url": url,
+            "TimeControl": game.time_control.text}
+    if not game.is_active:
+        # Resignation and time are the site's business, not the engine's: the Result tag stays
+        # the engine's ("*" for a game stopped early), this tag says how it really ended.
+        tags["Termination"] = game.result_text
+    return tags
+
+
+def final_state(game):
+    return positions.state_at(game, game.ply_count)
+
+
+def record_text(game, url):
+    return records.to_text(final_state(game), players_by_side(game), **record_tags(game, url))
+
+
+def record_json(game, url):
+    return records.to_json(final_state(game), players_by_side(game), indent=2,
+                           **record_tags(game, url))

@@ -1,0 +1,119 @@
+"""The Archive's search form (GET): which finished games to list.
+
+Every field is optional; an empty form lists every finished game. The form checks the
+combinations a person can get wrong (a size the chosen game does not have, a Colorful board
+variant with another game, wins of nobody, a date range backwards) and says so in words,
+so a hand-edited URL shows form errors, never a server error.
+"""
+from django import forms
+from django.contrib.auth import get_user_model
+
+import games
+from archive.positions import parse_line
+
+VARIANTS = [("hexhex", "Hexhex"), ("long", "Long")]
+VARIANT_GAME = "colorful"  # the only game with board variants
+
+RESULTS = [
+    ("", "Any result"),
+    ("won", "Won by the player"),
+    ("lost", "Lost by the player"),
+    ("first", "First mover won"),
+    ("second", "Second mover won"),
+    ("draw", "Draw"),
+]
+NEEDS_PLAYER = {"won", "lost"}
+
+REASONS = [
+    ("", "Any ending"),
+    ("normal", "Played out"),
+    ("resign", "Resignation"),
+    ("time", "Time"),
+]
+
+
+def all_sizes():
+    return sorted({size for name in games.names()
+                   for size in games.get(name).option_choices()["size"]})
+
+
+def game_choices():
+    return [("", "All games")] + [(name, games.get(name).title) for name in games.names()]
+
+
+class ArchiveFilter(forms.Form):
+    game = forms.ChoiceField(required=False, choices=game_choices)
+    player = forms.CharField(
+        required=False, max_length=150,
+        widget=forms.TextInput(attrs={"placeholder": "username", "autocomplete": "off",
+                                      "spellcheck": "false", "autocapitalize": "none"}))
+    result = forms.ChoiceField(required=False, choices=RESULTS)
+    reason = forms.ChoiceField(required=False, choices=REASONS, label="Ending")
+    size = forms.TypedChoiceField(required=False, coerce=int, empty_value=None,
+                                  label="Board size")
+    variant = forms.ChoiceField(required=False, choices=[("", "Any board")] + VARIANTS,
+                                label="Board", help_text="Colorful Connection only")
+    date_from = forms.DateField(required=False, label="Finished from",
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="to",
+                              widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["size"].choices = [("", "Any size")] + [(s, str(s)) for s in all_sizes()]
+
+    def clean_player(self):
+        name = self.cleaned_data["player"].strip()
+        if not name:
+            return None
+        try:
+            return get_user_model().objects.get(username__iexact=name)
+        except get_user_model().DoesNotExist:
+            raise forms.ValidationError(f"There is no player called “{name}”.")
+
+    def clean(self):
+        data = super().clean()
+        game, size, variant = data.get("game"), data.get("size"), data.get("variant")
+        if variant and game and game != VARIANT_GAME:
+            self.add_error("variant", f"Only {games.get(VARIANT_GAME).title} has board variants.")
+        if game and size is not None:
+            sizes = games.get(game).option_choices()["size"]
+            if size not in sizes:
+                self.add_error("size", f"{games.get(game).title} is played on sizes "
+                                       f"{', '.join(map(str, sizes))}, not {size}.")
+        if data.get("result") in NEEDS_PLAYER and "player" in data and data["player"] is None:
+            self.add_error("result", "Name a player to see their wins or losses.")
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", "The end date is before the start date.")
+        return data
+
+    def filters(self):
+        """The cleaned filters with the empty ones left out (call after is_valid())."""
+        return {key: value for key, value in self.cleaned_data.items()
+                if value not in (None, "")}
+
+
+class ExploreForm(forms.Form):
+    """A scratch line from one position of a game: `ply` (0 .. the game's ply count) and
+    `moves`, actions in the games' notation separated by commas, as in records."""
+
+    ply = forms.IntegerField(min_value=0)
+    moves = forms.CharField(required=False, max_length=8000)
+
+    def __init__(self, *args, game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game = game
+
+    def clean_ply(self):
+        ply = self.cleaned_data["ply"]
+        if ply > self.game.ply_count:
+            raise forms.ValidationError(
+                f"This game has plies 0 to {self.game.ply_count}, not {ply}.")
+        return ply
+
+    def clean_moves(self):
+        try:
+            return parse_line(self.cleaned_data["moves"])
+        except ValueError as error:
+            raise forms.ValidationError(str(error))

@@ -1,0 +1,80 @@
+"""The Archive's query: finished games matching the filters, newest first, a page at a time.
+
+The indexes that keep it fast are on play's Game (Meta.indexes): the game, a player, the board
+size or variant and the dates are equalities or ranges on indexed columns, and the order
+(finished_at, id) follows the indexes, so a page is read off an index instead of sorting every
+finished game; result and ending narrow those rows down. bench/archive_query.py shows the
+plans and timings on 100,000 games.
+"""
+from datetime import datetime, time, timedelta
+
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.utils import timezone
+
+from archive.forms import VARIANT_GAME
+from play.models import Game
+
+PER_PAGE = 25
+NEWEST_FIRST = ("-finished_at", "-id")
+
+
+def day_start(date):
+    return timezone.make_aware(datetime.combine(date, time.min))
+
+
+def finished_games():
+    return Game.objects.filter(status=Game.FINISHED)
+
+
+def matching(filters):
+    """Finished games matching `filters` (ArchiveFilter.filters()), newest first."""
+    found = finished_games()
+    # option_size / option_board are the database's copies of options["size"] / ["board"]:
+    # a lookup inside the JSON could not use an index.
+    if filters.get("variant"):
+        found = found.filter(game=VARIANT_GAME, option_board=filters["variant"])
+    if filters.get("game"):
+        found = found.filter(game=filters["game"])
+    if filters.get("size") is not None:
+        found = found.filter(option_size=filters["size"])
+    player = filters.get("player")
+    if player is not None:
+        found = found.filter(Q(player0=player) | Q(player1=player))
+    found = found.filter(result_condition(filters.get("result"), player))
+    if filters.get("reason"):
+        found = found.filter(reason=filters["reason"])
+    if filters.get("date_from"):
+        found = found.filter(finished_at__gte=day_start(filters["date_from"]))
+    if filters.get("date_to"):
+        found = found.filter(finished_at__lt=day_start(filters["date_to"] + timedelta(days=1)))
+    return found.order_by(*NEWEST_FIRST)
+
+
+def result_condition(result, player):
+    """The result filter as a condition; `winner` is a player index (player0 moved first)."""
+    if result == "first":
+        return Q(winner=0)
+    if result == "second":
+        return Q(winner=1)
+    if result == "draw":
+        return Q(winner__isnull=True)
+    if result == "won" and player is not None:
+        return Q(player0=player, winner=0) | Q(player1=player, winner=1)
+    if result == "lost" and player is not None:
+        return Q(player0=player, winner=1) | Q(player1=player, winner=0)
+    return Q()
+
+
+def page_of(filters, number, per_page=PER_PAGE):
+    """One page of matching games, with their players, for the Archive list.
+
+    The paginator counts and slices the ids only, which the indexes answer without reading
+    the game rows (this matters deep in the list, where OFFSET skips thousands of entries);
+    then the page's own 25 rows are read by primary key."""
+    ids = matching(filters).values_list("id", flat=True)
+    page = Paginator(ids, per_page).get_page(number)
+    wanted = list(page.object_list)
+    rows = Game.objects.select_related("player0", "player1").in_bulk(wanted)
+    page.object_list = [rows[pk] for pk in wanted if pk in rows]
+    return page

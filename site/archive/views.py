@@ -1,0 +1,111 @@
+"""The Archive page, positions for the replay viewer, exploration, and exports.
+
+Everything here is public, like watching: a visitor who never signed up can search, replay,
+explore and download. The position and export endpoints answer for live games too (a
+spectator steps back through the moves already played), up to the ply the game has reached.
+"""
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET
+
+from archive import exports, listing, positions, queries
+from archive.forms import ArchiveFilter, ExploreForm
+from play.models import Game
+
+# A position of a game never changes once the game has reached it.
+POSITION_MAX_AGE = 3600
+
+
+def load(game_id):
+    return get_object_or_404(Game.objects.select_related("player0", "player1"), pk=game_id)
+
+
+def load_json(game_id):
+    """The game, or a JSON 404 for clients that read JSON."""
+    game = Game.objects.select_related("player0", "player1").filter(pk=game_id).first()
+    if game is None:
+        return None, JsonResponse({"error": "not_found", "message": "No such game."}, status=404)
+    return game, None
+
+
+def cacheable(response):
+    patch_cache_control(response, public=True, max_age=POSITION_MAX_AGE)
+    return response
+
+
+def attachment(response, name):
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_GET
+def index(request):
+    form = ArchiveFilter(request.GET)
+    page = rows = None
+    if form.is_valid():
+        page = queries.page_of(form.filters(), request.GET.get("page"))
+        rows = [listing.row(game) for game in page.object_list]
+    return render(request, "archive/index.html", {"form": form, "page": page, "rows": rows})
+
+
+@require_GET
+def position_json(request, game_id, ply):
+    game, missing = load_json(game_id)
+    if missing:
+        return missing
+    static = request.GET.get("static") != "0"
+    try:
+        text = positions.position_json(game, ply, static=static)
+    except positions.NoSuchPly as error:
+        return JsonResponse({"error": "no_such_ply", "message": str(error)}, status=404)
+    return cacheable(HttpResponse(text, content_type="application/json"))
+
+
+@require_GET
+def position_svg(request, game_id, ply):
+    game = load(game_id)
+    try:
+        text = exports.position_svg(game, ply, labels=request.GET.get("labels") != "0")
+    except positions.NoSuchPly as error:
+        return HttpResponse(str(error), status=404, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type="image/svg+xml; charset=utf-8")
+    return cacheable(attachment(response, exports.filename(game, "svg", ply)))
+
+
+@require_GET
+def explore(request, game_id):
+    game, missing = load_json(game_id)
+    if missing:
+        return missing
+    form = ExploreForm(request.GET, game=game)
+    if not form.is_valid():
+        fields = form.errors.get_json_data()
+        message = " ".join(error["message"] for errors in fields.values() for error in errors)
+        return JsonResponse({"error": "bad_request", "message": message, "fields": fields},
+                            status=400)
+    ply, line = form.cleaned_data["ply"], form.cleaned_data["moves"]
+    try:
+        state = positions.explore(game, ply, line)
+    except positions.IllegalLine as refusal:
+        return JsonResponse({"error": "illegal", "message": refusal.reason,
+                             "index": refusal.index, "action": refusal.action}, status=400)
+    static = request.GET.get("static") != "0"
+    return JsonResponse(state.to_dict(static=static))
+
+
+@require_GET
+def record_text(request, game_id):
+    game = load(game_id)
+    text = exports.record_text(game, request.build_absolute_uri(game.get_absolute_url()))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    return attachment(response, exports.filename(game, "txt"))
+
+
+@require_GET
+def record_json(request, game_id):
+    game = load(game_id)
+    text = exports.record_json(game, request.build_absolute_uri(game.get_absolute_url()))
+    response = HttpResponse(text, content_type="application/json")
+    return attachment(response, exports.filename(game, "json"))
+
