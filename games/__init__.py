@@ -13,22 +13,18 @@ from .base import Game, IllegalAction, State
 
 __all__ = ["Game", "IllegalAction", "State", "get", "names"]
 
-# name -> module; each module defines GAME, the game object.
-_MODULES = {
-    "colorful": "colorful",
-    "copolymer": "copolymer",
-    "hadron": "hadron",
-    "tripen": "tripen",
-}
+# Each game is the module of its name, which defines GAME; modules load on first use.
+_NAMES = ("colorful", "copolymer", "hadron", "tripen")
 
 
 def names() -> list[str]:
-    return sorted(_MODULES)
+    """The games' names, in alphabetical order."""
+    return list(_NAMES)
 
 
 def get(name: str) -> Game:
-    """The game called `name`; ValueError for a name that is not one of ours."""
-    module = _MODULES.get(str(name).strip().lower())
-    if module is None:
+    """The game called `name` (any case); ValueError for a name that is not one of ours."""
+    key = str(name).strip().lower()
+    if key not in _NAMES:
         raise ValueError(f"there is no game {name!r}; the games are {', '.join(names())}")
-    return import_module(f".{module}", __name__).GAME
+    return import_module(f".{key}", __name__).GAME

@@ -16,6 +16,7 @@ from . import get, names, records
 
 
 def main(argv=None) -> int:
+    """Run one command; the exit status is 1 for a bad game, option or record."""
     args = _parser().parse_args(argv)
     try:
         return args.command(args)
@@ -47,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def list_games(args) -> int:
+    """One line per game: its facts and options."""
     for name in names():
         game = get(name)
         options = ", ".join(
@@ -59,6 +61,7 @@ def list_games(args) -> int:
 
 
 def random_game(args) -> int:
+    """Play uniformly random legal actions to the end; print the board and the record."""
     game = get(args.game)
     options = {key: value for key, value in (("size", args.size), ("board", args.board))
                if value is not None}
@@ -73,6 +76,7 @@ def random_game(args) -> int:
 
 
 def replay_record(args) -> int:
+    """Replay a record, to its end or to --ply, and print the board there."""
     if args.file == "-":
         text = sys.stdin.read()
     else:

@@ -1,14 +1,15 @@
-"""What every game shares: the game object (static facts, options) and the state protocol.
+"""What every game shares: the game object (static facts, options), the state protocol, and
+the two structures several games build their positions from (a board of named cells, a set
+of cells).
 
 A state is immutable from the outside: `play` returns a new state and leaves the old one as
 it was, so the site, bots and tests can keep any position they like.  Inside, each game keeps
-incremental bookkeeping (empty-cell lists, neighbour counters, union-find) that `play` copies
-and updates, so the cost of an action does not grow with the board.
+incremental bookkeeping (cell sets, neighbour counters, union-find) that `play` copies and
+updates, so the cost of an action does not grow with the board.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 
@@ -28,6 +29,7 @@ class Game:
     state_class: type[State]
 
     def option_choices(self) -> dict[str, list]:
+        """Each option and the values it may take."""
         raise NotImplementedError
 
     def normalize_options(self, **options) -> dict[str, Any]:
@@ -41,24 +43,30 @@ class Game:
             )
         full = {**self.defaults, **options}
         for key, allowed in choices.items():
-            value = full[key]
-            if isinstance(value, str) and all(isinstance(a, int) for a in allowed):
-                value = _int_or_self(value)
-            if value not in allowed or isinstance(value, bool):
-                raise ValueError(
-                    f"{self.title} {key} must be one of {', '.join(map(str, allowed))}, not {value!r}"
-                )
-            full[key] = value
+            full[key] = self._option_value(key, full[key], allowed)
         self.check_options(full)
         return full
+
+    def _option_value(self, key: str, value, allowed: list):
+        # Options arrive as text from forms, records and the command line.
+        if isinstance(value, str) and all(isinstance(a, int) for a in allowed):
+            value = _int_or_self(value)
+        # True == 1 and 5.0 == 5, but neither is a board size.
+        if type(value) not in {type(a) for a in allowed} or value not in allowed:
+            raise ValueError(
+                f"{self.title} {key} must be one of {', '.join(map(str, allowed))}, not {value!r}"
+            )
+        return value
 
     def check_options(self, options: dict[str, Any]) -> None:
         """Checks that depend on several options at once (the default has none)."""
 
     def new(self, **options) -> State:
-        return self.state_class.initial(self, self.normalize_options(**options))
+        """The start of a game with these options (defaults for those left out)."""
+        return self.state_class(self, self.normalize_options(**options))
 
     def replay(self, options: dict[str, Any], actions) -> State:
+        """The state reached by playing `actions` from the start; IllegalAction at a bad one."""
         state = self.new(**options)
         for action in actions:
             state = state.play(action)
@@ -80,51 +88,62 @@ def _int_or_self(value: str):
 
 
 class State:
-    """One position. Subclasses implement the rules; this class holds the common protocol."""
+    """One position. Subclasses implement the rules; this class holds the common protocol.
+
+    A subclass's __init__ lays out the empty board; `check` and `apply` are the rules of one
+    action, `is_over`, `winner` and `mover` read the position.
+    """
 
     game: Game
     options: dict[str, Any]
     actions: tuple[str, ...]
+    mover: int          # the side whose turn it is, or was when the game ended
+    swapped = False     # whether Tripen's pie rule was used; no other game has one
+
+    def __init__(self, game: Game, options: dict[str, Any]):
+        self.game, self.options, self.actions = game, options, ()
 
     # -- what subclasses provide -------------------------------------------------------------
 
-    @classmethod
-    def initial(cls, game: Game, options: dict[str, Any]) -> State:
-        raise NotImplementedError
-
-    @property
-    def to_move(self) -> int | None:
-        raise NotImplementedError
-
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         raise NotImplementedError
 
     @property
     def winner(self) -> int | None:
+        """0 or 1 once the game is over; None for a draw or a game in progress."""
         raise NotImplementedError
 
     def legal_actions(self) -> list[str]:
+        """Every action the mover may play, in notation; none once the game is over."""
         raise NotImplementedError
 
     def parse_action(self, text: str) -> str:
         """Canonical notation of `text`, or IllegalAction saying why it is not an action."""
         raise NotImplementedError
 
+    def format_action(self, action: str) -> str:
+        """The notation of an action as records and the site write it. Actions are held as
+        their canonical text, so formatting one is parsing it (upper or lower case as the
+        game's notation has it)."""
+        return self.parse_action(action)
+
     def check(self, action: str) -> None:
-        """Raise IllegalAction with the reason if the (canonical) action may not be played now."""
+        """Raise IllegalAction with the reason if the (canonical) action may not be played in
+        this position, which is not over."""
         raise NotImplementedError
 
     def apply(self, action: str) -> None:
         """Play a checked, canonical action on this (fresh, unshared) copy."""
         raise NotImplementedError
 
-    def prompt(self) -> str:
-        """Whose turn it is and why, for a person."""
+    def turn_prompt(self) -> str:
+        """Whose turn it is and what they are to do, for a person (the game goes on)."""
         raise NotImplementedError
 
-    def result_text(self) -> str | None:
-        """How the game ended, for a person; None while it goes on."""
+    def outcome(self) -> str:
+        """How the game ended, for a person (it is over)."""
         raise NotImplementedError
 
     def last_turn(self) -> list[str]:
@@ -132,6 +151,13 @@ class State:
         return list(self.actions[-1:])
 
     def board_dict(self) -> dict[str, Any]:
+        """The board part of to_dict(): what the renderer draws.  Its static parts (geometry,
+        labels) are the board's own objects, shared by every state so that to_dict() stays
+        cheap: read them, never change them."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        """The position as text, for the command line."""
         raise NotImplementedError
 
     # Keys of board_dict() that never change during a game (geometry, labels). A live client
@@ -139,6 +165,11 @@ class State:
     static_board_keys: tuple[str, ...] = ("viewbox", "labels")
 
     # -- the shared protocol -------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The side to play next: 0 (the side that moves first) or 1; None once it is over."""
+        return None if self.is_over else self.mover
 
     def play(self, action: str, side: int | None = None) -> State:
         """The state after `action`. With `side`, also check that it is that side's turn."""
@@ -156,8 +187,13 @@ class State:
         return child
 
     def copy(self) -> State:
-        """A copy whose mutable bookkeeping is not shared; subclasses copy what they mutate."""
-        return copy.copy(self)
+        """A copy whose mutable bookkeeping is not shared; subclasses copy what they mutate.
+
+        Built directly rather than with copy.copy, whose generic path (reduce protocol,
+        copyreg) cost as much as all the rest of an action."""
+        child = object.__new__(type(self))
+        child.__dict__.update(self.__dict__)
+        return child
 
     def returns(self) -> tuple[float, float]:
         """OpenSpiel-style payoff per side: 1 for a win, -1 for a loss, 0 for a draw or running."""
@@ -165,12 +201,28 @@ class State:
             return (0.0, 0.0)
         return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
 
+    def prompt(self) -> str:
+        """Whose turn it is and why, for a person; once the game is over, how it ended."""
+        return self.outcome() if self.is_over else self.turn_prompt()
+
+    def result_text(self) -> str | None:
+        """How the game ended, for a person; None while it goes on."""
+        return self.outcome() if self.is_over else None
+
     @property
     def ply(self) -> int:
+        """How many actions have been played."""
         return len(self.actions)
 
     def side_name(self, side: int) -> str:
+        """'Red', 'X', 'Player 1', ... for side 0 or 1."""
         return self.game.sides[side]
+
+    def tally_line(self, counts) -> str:
+        """Each side's count of pieces and the prompt, under a text diagram:
+        'X 31  O 30  -  X wins with 31 cells to 30'."""
+        (first, second), (a, b) = self.game.sides, counts
+        return f"{first} {a}  {second} {b}  -  {self.prompt()}"
 
     def to_dict(self, static: bool = True) -> dict[str, Any]:
         """Everything the browser needs to draw and play this position; with static=False,
@@ -197,3 +249,91 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{self.game.name} {self.options} after {self.ply} actions>"
+
+
+class Board:
+    """The cells of one board, indexed 0..len-1, each with its name in the game's notation and
+    its drawing position.  Boards are static: each shape and size is built once and shared
+    by every state.  A subclass names its cells with `_name_cells` and sets `xy`,
+    `neighbours`, `labels` and `viewbox`."""
+
+    names: list[str]
+    by_name: dict[str, int]          # canonical name -> index
+    xy: list[tuple[float, float]]
+
+    def _name_cells(self, names: list[str]) -> None:
+        self.names = names
+        self.by_name = {name: i for i, name in enumerate(names)}
+        # Players may type either case; each game writes its own (C4 on hex boards, c3 on square).
+        self._by_folded_name = {name.casefold(): i for i, name in enumerate(names)}
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def cell(self, text: str) -> int:
+        """Index of a cell named case-insensitively, or IllegalAction."""
+        i = self._by_folded_name.get(text.strip().casefold())
+        if i is None:
+            raise IllegalAction(f"{text!r} is not a cell of this board")
+        return i
+
+    def canonical(self, text: str) -> str:
+        """The name of the cell `text` names, as the game writes it, or IllegalAction."""
+        if text in self.by_name:   # already canonical: the common case, kept cheap
+            return text
+        return self.names[self.cell(text)]
+
+    def cells_dict(self, contents) -> list[dict]:
+        """Cells with their drawing position; `contents(i)` gives the game's fields per cell."""
+        return [
+            {"name": name, "x": x, "y": y, **contents(i)}
+            for i, (name, (x, y)) in enumerate(zip(self.names, self.xy))
+        ]
+
+
+_new_object = object.__new__
+
+
+class CellSet:
+    """A set of cells kept as a list in no particular order plus each cell's slot in that list
+    (-1 when absent): adding, removing and testing a cell cost O(1) whatever the board's size,
+    and copying or listing the set is one list copy.  Hot loops may read `cells` directly."""
+
+    __slots__ = ("cells", "slot")
+
+    def __init__(self, size: int):
+        """Every cell of a board of `size` cells."""
+        self.cells = list(range(size))
+        self.slot = list(range(size))
+
+    def copy(self) -> CellSet:
+        twin = _new_object(CellSet)   # skips __init__: copying is on every action's path
+        twin.cells = self.cells[:]
+        twin.slot = self.slot[:]
+        return twin
+
+    def __contains__(self, cell: int) -> bool:
+        return self.slot[cell] >= 0
+
+    def __iter__(self):
+        return iter(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def add(self, cell: int) -> None:
+        """Put `cell` in, if it is not there yet, at the end of the list."""
+        if self.slot[cell] < 0:
+            self.slot[cell] = len(self.cells)
+            self.cells.append(cell)
+
+    def discard(self, cell: int) -> None:
+        """Take `cell` out, if it is in, by moving the last cell into its slot."""
+        pos = self.slot[cell]
+        if pos < 0:
+            return
+        last = self.cells.pop()
+        if last != cell:
+            self.cells[pos] = last
+            self.slot[last] = pos
+        self.slot[cell] = -1

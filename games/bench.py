@@ -71,6 +71,7 @@ def measure(game, options: dict, seconds: float, seed: int) -> dict:
 
 
 def cpu_model() -> str:
+    """The processor's name, for the header line."""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
             for line in handle:
@@ -82,6 +83,7 @@ def cpu_model() -> str:
 
 
 def main(argv=None) -> int:
+    """Measure and print one row per game and board."""
     parser = argparse.ArgumentParser(prog="python -m games.bench", description=__doc__.split("\n")[0])
     parser.add_argument("games", nargs="*", help="games to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=2.5, help="time budget per row")

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import hexgrid
-from .base import Game, IllegalAction, State
+from .base import CellSet, Game, IllegalAction, State
 
 COLOURS = "RPBG"
 COLOUR_NAMES = {"R": "red", "P": "pink", "B": "blue", "G": "green"}
@@ -39,27 +39,21 @@ def _notation(shape: str, n: int):
 
 
 class ColorfulState(State):
-    # stones[i]: colour letter or None.  empty: the empty cells in no particular order, with
-    # slot[i] its position there, so a cell leaves the list in O(1) (swap with the last).
-    # parent/size: union-find over stones; only same-coloured neighbours are ever joined.
-
-    @classmethod
-    def initial(cls, game: Game, options: dict[str, Any]) -> ColorfulState:
-        state = cls()
-        state.game, state.options, state.actions = game, options, ()
-        state.board = hexgrid.board(options["board"], options["size"])
-        state._texts, state._stones = _notation(options["board"], options["size"])
-        cells = len(state.board)
-        state.stones = [None] * cells
-        state.empty = list(range(cells))
-        state.slot = list(range(cells))
-        state.parent = list(range(cells))
-        state.size = [1] * cells
-        state._mover = 0
-        state.owed = PALETTE[0]
-        state._turn_start = 0        # ply at which the turn of the latest stone began
-        state._tally = None          # cached (groups, scores); positions never change
-        return state
+    def __init__(self, game: Game, options: dict[str, Any]):
+        super().__init__(game, options)
+        self.board = hexgrid.board(options["board"], options["size"])
+        self._texts, self._stones = _notation(options["board"], options["size"])
+        cells = len(self.board)
+        self.stones = [None] * cells          # colour letter per cell, None when empty
+        self.empty = CellSet(cells)
+        # Union-find over stones; only same-coloured neighbours are ever joined, so each root
+        # stands for a group and size[root] is its number of stones.
+        self.parent = list(range(cells))
+        self.size = [1] * cells
+        self.mover = 0
+        self.owed = PALETTE[0]       # the colours the mover may still place this turn
+        self.turn_start = 0          # ply at which the turn of the latest stone began
+        self._tally = None           # (groups, scores), worked out when first asked for
 
     @classmethod
     def setup(cls, game: Game, options: dict[str, Any], stones: dict[str, str],
@@ -67,15 +61,15 @@ class ColorfulState(State):
         """A position set up by hand (rule examples, puzzles): `stones` maps cells to colour
         letters.  `owed` is the colour still to place when the position is mid-turn; by
         default a turn opens.  It has no history, so its actions start empty."""
-        state = cls.initial(game, game.normalize_options(**options))
+        state = cls(game, game.normalize_options(**options))
         for name, colour in stones.items():
             if colour.upper() not in COLOUR_NAMES:
                 raise ValueError(f"{colour!r} is not a stone colour: use R, P, B or G")
             state._put(state.board.cell(name), colour.upper())
         if owed and owed.upper() not in PALETTE[to_move]:
             raise ValueError(f"{state.side_name(to_move)} cannot owe a {owed!r} stone")
-        state._mover = to_move
-        if not state.empty:
+        state.mover = to_move
+        if not state.empty.cells:
             state.owed = ()
         else:
             state.owed = (owed.upper(),) if owed else PALETTE[to_move]
@@ -84,8 +78,7 @@ class ColorfulState(State):
     def copy(self) -> ColorfulState:
         child = super().copy()
         child.stones = self.stones[:]
-        child.empty = self.empty[:]
-        child.slot = self.slot[:]
+        child.empty = self.empty.copy()
         child.parent = self.parent[:]
         child.size = self.size[:]
         child._tally = None
@@ -94,35 +87,33 @@ class ColorfulState(State):
     # -- whose turn ----------------------------------------------------------------------------
 
     @property
-    def to_move(self) -> int | None:
-        return None if self.is_over else self._mover
-
-    @property
     def is_over(self) -> bool:
-        return not self.empty
+        """The game ends when the board is full."""
+        return not self.empty.cells
 
     def _turn_opens(self) -> bool:
         """True when the next stone is the first of a turn (both colours on offer)."""
         return len(self.owed) == 2
 
+    def _single_stone_turn(self) -> bool:
+        """Whether the turn that opens now is one stone: Player 1's first turn, and a turn
+        that starts with one empty cell left."""
+        return len(self.empty.cells) in (len(self.board), 1)
+
     # -- reading and checking actions ----------------------------------------------------------
 
     def parse_action(self, text: str) -> str:
-        known = self._stones.get(text)
-        if known is not None:
+        if text in self._stones:          # already canonical: the common case, kept cheap
             return text
         colour, at, cell = text.strip().partition("@")
         colour = colour.strip().upper()
         if not at or colour not in COLOUR_NAMES:
             raise IllegalAction(f"{text!r} is not a stone: write colour@cell, e.g. P@C4")
-        i = self.board.cell(cell.strip())
-        return self._texts[colour][i]
+        return self._texts[colour][self.board.cell(cell)]
 
     def check(self, action: str) -> None:
-        if self.is_over:
-            raise IllegalAction("the game is over")
         colour, i = self._stones[action]
-        mover = self._mover
+        mover = self.mover
         if OWNER[colour] != mover:
             mine = " or ".join(COLOUR_NAMES[c] for c in PALETTE[mover])
             raise IllegalAction(f"{action}: {self.side_name(mover)} places {mine} stones")
@@ -136,42 +127,29 @@ class ColorfulState(State):
 
     def legal_actions(self) -> list[str]:
         texts = [self._texts[colour] for colour in self.owed]
-        return [text[i] for text in texts for i in self.empty]
+        return [text[i] for text in texts for i in self.empty.cells]
 
     # -- placing a stone -----------------------------------------------------------------------
 
     def apply(self, action: str) -> None:
         colour, i = self._stones[action]
-        if self._turn_opens():
-            self._turn_start = len(self.actions)
+        opens = self._turn_opens()
+        first_of_two = opens and not self._single_stone_turn()
+        if opens:
+            self.turn_start = len(self.actions)
         self._put(i, colour)
-        self._next_owed(colour)
+        if first_of_two:
+            self.owed = (PARTNER[colour],)
+        else:
+            self.mover = 1 - self.mover
+            self.owed = PALETTE[self.mover] if self.empty.cells else ()
 
     def _put(self, i: int, colour: str) -> None:
         self.stones[i] = colour
-        self._take(i)
+        self.empty.discard(i)
         for j in self.board.neighbours[i]:
             if self.stones[j] == colour:
                 self._union(i, j)
-
-    def _take(self, i: int) -> None:
-        last = self.empty.pop()
-        if last != i:
-            k = self.slot[i]
-            self.empty[k] = last
-            self.slot[last] = k
-        self.slot[i] = -1
-
-    def _next_owed(self, colour: str) -> None:
-        """The first stone of a two-stone turn leaves the partner colour owed; otherwise the
-        turn passes.  The opening stone is a whole turn, and so is a stone that fills the last
-        empty cell (a turn that starts with one empty cell left)."""
-        opening = len(self.empty) == len(self.board) - 1   # this was the board's first stone
-        if self._turn_opens() and not opening and self.empty:
-            self.owed = (PARTNER[colour],)
-        else:
-            self._mover = 1 - self._mover
-            self.owed = PALETTE[self._mover] if self.empty else ()
 
     def _find(self, i: int) -> int:
         parent = self.parent
@@ -193,30 +171,30 @@ class ColorfulState(State):
 
     # -- groups and scores (on demand: O(cells), only for display and the result) -------------
 
-    def _groups(self) -> tuple[list[dict], list[list[int]]]:
+    def _groups_and_scores(self) -> tuple[list[dict], list[list[int]]]:
         if self._tally is None:
-            self._tally = self._count()
+            groups = [self._group(cells) for cells in self._members().values()]
+            scores = [sorted((g["score"] for g in groups if g["score"] is not None
+                              and OWNER[g["colour"]] == side), reverse=True) for side in (0, 1)]
+            self._tally = groups, scores
         return self._tally
 
-    def _count(self):
-        board, stones = self.board, self.stones
-        members: dict[int, list[int]] = {}    # root -> cells; insertion order = first cell
-        for i, colour in enumerate(stones):
+    def _members(self) -> dict[int, list[int]]:
+        """The cells of each group by its root, groups in the order of their first cell."""
+        members: dict[int, list[int]] = {}
+        for i, colour in enumerate(self.stones):
             if colour is not None:
                 members.setdefault(self._find(i), []).append(i)
-        groups = []
-        for root, cells in members.items():
-            colour = stones[root]
-            sides = frozenset().union(*(board.sides[i] for i in cells))
-            group = {"colour": colour, "cells": [board.names[i] for i in cells],
-                     "score": None, "sides": len(sides), "touching": None}
-            if colour in TARGET:
-                group["touching"] = self._touching(cells, TARGET[colour])
-                group["score"] = group["touching"] + group["sides"]
-            groups.append(group)
-        scores = [sorted((g["score"] for g in groups if g["score"] is not None
-                          and OWNER[g["colour"]] == side), reverse=True) for side in (0, 1)]
-        return groups, scores
+        return members
+
+    def _group(self, cells: list[int]) -> dict[str, Any]:
+        """One group as to_dict() shows it; only red and green groups have a score."""
+        board, colour = self.board, self.stones[cells[0]]
+        sides = len(frozenset().union(*(board.sides[i] for i in cells)))
+        touching = self._touching(cells, TARGET[colour]) if colour in TARGET else None
+        return {"colour": colour, "cells": [board.names[i] for i in cells],
+                "score": None if touching is None else touching + sides,
+                "sides": sides, "touching": touching}
 
     def _touching(self, cells: list[int], target: str) -> int:
         """Stones in the distinct `target` groups next to these cells; each group counts once."""
@@ -228,41 +206,33 @@ class ColorfulState(State):
                     seen[root] = self.size[root]
         return sum(seen.values())
 
-    def scores(self) -> list[list[int]]:
-        """Each player's scoring-group scores, highest first."""
-        return [list(s) for s in self._groups()[1]]
-
     @property
     def winner(self) -> int | None:
+        """The better of the two sorted score lists (see compare); None for a draw."""
         if not self.is_over:
             return None
-        return compare(*self._groups()[1])[0]
+        return compare(*self._groups_and_scores()[1])[0]
 
     # -- text for people -----------------------------------------------------------------------
 
-    def prompt(self) -> str:
-        if self.is_over:
-            return self.result_text()
-        who = self.side_name(self._mover)
+    def turn_prompt(self) -> str:
+        who = self.side_name(self.mover)
         names = [COLOUR_NAMES[c] for c in self.owed]
         if not self._turn_opens():
             return f"{who} to place a {names[0]} stone (second stone of the turn)"
-        if len(self.empty) == len(self.board):
+        if len(self.empty.cells) == len(self.board):
             return f"{who} to place one stone: {names[0]} or {names[1]}"
-        if len(self.empty) == 1:
+        if len(self.empty.cells) == 1:
             return f"{who} to place the last stone: {names[0]} or {names[1]}"
         return f"{who} to place two stones: {names[0]} and {names[1]}"
 
-    def result_text(self) -> str | None:
-        if not self.is_over:
-            return None
-        side, k = compare(*self._groups()[1])
+    def outcome(self) -> str:
+        scores = self._groups_and_scores()[1]
+        side, k = compare(*scores)
         if side is None:
             return "Draw: equal scores all the way down"
-        ours, theirs = self._groups()[1]
-        length = max(len(ours), len(theirs))
-        mine = _padded((ours, theirs)[side], length)
-        other = _padded((ours, theirs)[1 - side], length)
+        length = max(map(len, scores))
+        mine, other = (_padded(scores[s], length) for s in (side, 1 - side))
         who = self.side_name(side)
         if k == 0:
             return f"{who} wins: best groups {mine[0]} against {other[0]}"
@@ -270,16 +240,17 @@ class ColorfulState(State):
         return f"{who} wins: best groups tie ({tied}), then {mine[k]} against {other[k]}"
 
     def last_turn(self) -> list[str]:
-        return list(self.actions[self._turn_start:])
+        return list(self.actions[self.turn_start:])
 
     def board_dict(self) -> dict[str, Any]:
-        groups, scores = self._groups()
+        groups, scores = self._groups_and_scores()
         stones = self.stones
         return {
             "kind": "hex",
-            "viewbox": list(self.board.viewbox),
+            "viewbox": self.board.viewbox,
             "cells": self.board.cells_dict(lambda i: {"colour": stones[i]}),
-            "labels": [dict(label) for label in self.board.labels],
+            "labels": self.board.labels,
+            # Copies: the tally is cached on this state, and callers may change what they get.
             "groups": [{**g, "cells": list(g["cells"])} for g in groups],
             "scores": [list(s) for s in scores],
             "owed": list(self.owed),
@@ -288,7 +259,7 @@ class ColorfulState(State):
     def text(self) -> str:
         """The board for the command line, pbmserv style, with the score lists under it."""
         diagram = self.board.text(lambda i: self.stones[i] or ".")
-        ours, theirs = self._groups()[1]
+        ours, theirs = self._groups_and_scores()[1]
         lines = [diagram, "",
                  f"{self.side_name(0)} (red groups): {_listing(ours)}",
                  f"{self.side_name(1)} (green groups): {_listing(theirs)}",

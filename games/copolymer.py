@@ -9,87 +9,76 @@ cells wins; the cell count is odd, so there are no draws.
 from __future__ import annotations
 
 from . import hexgrid
-from .base import Game, IllegalAction, State
+from .base import CellSet, Game, IllegalAction, State
 
 NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
 
 
 class CopolymerState(State):
-    @classmethod
-    def initial(cls, game, options):
-        state = cls()
-        state.game, state.options, state.actions = game, options, ()
-        state.board = hexgrid.board("hexhex", options["size"])
-        cells = len(state.board)
-        state.owner = [None] * cells
-        # Empty cells as a list with each cell's position in it, so a claim removes in O(1).
-        state.empty = list(range(cells))
-        state.slot = list(range(cells))
-        state.counts = [0, 0]
-        state.mover = 0
-        state.forced_by = None   # (cell, enemy neighbours) of the claim that obliges another
-        state.turn_start = 0     # ply at which the latest turn began
-        return state
+    def __init__(self, game, options):
+        super().__init__(game, options)
+        self.board = hexgrid.board("hexhex", options["size"])
+        self.owner = [None] * len(self.board)
+        self.empty = CellSet(len(self.board))
+        self.counts = [0, 0]
+        self.mover = 0
+        self.forced_by = None   # (cell, enemy neighbours) of the claim that obliges another
+        self.turn_start = 0     # ply at which the latest turn began
 
     @classmethod
     def setup(cls, game, options, claims: dict[str, int], to_move: int):
         """A position set up by hand (the rule sheet's figures, puzzles): `claims` maps cells
-        to sides. It has no history, so its actions start empty."""
-        state = cls.initial(game, options)
+        to sides. It has no history, so its actions start empty.  The options are not
+        checked, because the rule sheet's worked example is on a side-3 board, smaller than
+        any offered for play."""
+        state = cls(game, {**game.defaults, **options})
         for name, side in claims.items():
-            cell = state.board.cell(name)
-            state.owner[cell] = side
-            state.counts[side] += 1
-            state._remove_empty(cell)
+            state._claim(state.board.cell(name), side)
         state.mover = to_move
         return state
 
     def copy(self):
         child = super().copy()
         child.owner = self.owner[:]
-        child.empty = self.empty[:]
-        child.slot = self.slot[:]
+        child.empty = self.empty.copy()
         child.counts = self.counts[:]
         return child
 
     # -- rules ---------------------------------------------------------------------------------
 
     @property
-    def to_move(self):
-        return None if self.is_over else self.mover
-
-    @property
     def is_over(self):
-        return not self.empty
+        """The game ends as soon as every cell is claimed, even in mid-turn."""
+        return not self.empty.cells
 
     @property
     def winner(self):
-        if self.empty:
+        """The side with more cells; the count is odd, so there is one."""
+        if self.empty.cells:
             return None
         return 0 if self.counts[0] > self.counts[1] else 1
 
     def legal_actions(self):
         names = self.board.names
-        return [names[i] for i in self.empty]
+        return [names[i] for i in self.empty.cells]
 
     def parse_action(self, text):
-        return self.board.names[self.board.cell(text)]
+        return self.board.canonical(text)
 
     def check(self, action):
         if self.owner[self.board.by_name[action]] is not None:
             raise IllegalAction(f"{action} is not empty")
 
     def enemy_neighbours(self, cell: int, side: int) -> int:
-        enemy = 1 - side
-        return sum(1 for n in self.board.neighbours[cell] if self.owner[n] == enemy)
+        """How many of the cell's neighbours the other side has claimed."""
+        owner = self.owner
+        return [owner[n] for n in self.board.neighbours[cell]].count(1 - side)
 
     def apply(self, action):
         cell, side = self.board.by_name[action], self.mover
         if self.forced_by is None:
             self.turn_start = len(self.actions)
-        self.owner[cell] = side
-        self.counts[side] += 1
-        self._remove_empty(cell)
+        self._claim(cell, side)
         enemies = self.enemy_neighbours(cell, side)
         # Two or more enemy neighbours oblige another claim in the same turn.
         if enemies >= 2:
@@ -98,19 +87,17 @@ class CopolymerState(State):
             self.forced_by = None
             self.mover = 1 - side
 
-    def _remove_empty(self, cell):
-        pos, last = self.slot[cell], self.empty[-1]
-        self.empty[pos], self.slot[last] = last, pos
-        self.empty.pop()
+    def _claim(self, cell, side):
+        self.owner[cell] = side
+        self.counts[side] += 1
+        self.empty.discard(cell)
 
     # -- presentation --------------------------------------------------------------------------
 
     def last_turn(self):
         return list(self.actions[self.turn_start:])
 
-    def prompt(self):
-        if self.is_over:
-            return self.result_text()
+    def turn_prompt(self):
         side = self.side_name(self.mover)
         if self.forced_by is None:
             return f"{side} to claim a cell"
@@ -118,12 +105,9 @@ class CopolymerState(State):
         return (f"{side} claims again: {self.board.names[cell]} touched "
                 f"{NUMBER_WORDS[enemies]} enemy cells")
 
-    def result_text(self):
-        if not self.is_over:
-            return None
+    def outcome(self):
         w = self.winner
-        return (f"{self.side_name(w)} wins with {self.counts[w]} cells "
-                f"to {self.counts[1 - w]}")
+        return f"{self.side_name(w)} wins with {self.counts[w]} cells to {self.counts[1 - w]}"
 
     def board_dict(self):
         b = self.board
@@ -136,9 +120,9 @@ class CopolymerState(State):
         }
 
     def text(self):
+        """The board, pbmserv style: x and o for claimed cells, . for empty ones."""
         marks = {None: ".", 0: "x", 1: "o"}
-        footer = f"X {self.counts[0]}  O {self.counts[1]}  -  {self.prompt()}"
-        return self.board.text(lambda i: marks[self.owner[i]]) + "\n" + footer
+        return self.board.text(lambda i: marks[self.owner[i]]) + "\n" + self.tally_line(self.counts)
 
 
 class Copolymer(Game):

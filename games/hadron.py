@@ -9,33 +9,28 @@ place wins; there are no draws.
 from __future__ import annotations
 
 from . import squaregrid
-from .base import Game, IllegalAction, State
+from .base import CellSet, Game, IllegalAction, State
 
 
 class HadronState(State):
-    @classmethod
-    def initial(cls, game, options):
-        state = cls()
-        state.game, state.options, state.actions = game, options, ()
-        state.board = squaregrid.board(options["size"])
-        cells = len(state.board)
-        state.owner = [None] * cells
+    def __init__(self, game, options):
+        super().__init__(game, options)
+        self.board = squaregrid.board(options["size"])
+        cells = len(self.board)
+        self.owner = [None] * cells
         # near[side][cell]: how many of the cell's neighbours hold a tile of that side, kept
         # up to date on each placement so legality is an O(1) comparison.
-        state.near = ([0] * cells, [0] * cells)
-        # Legal cells as a list with each cell's position in it (-1: not legal), so a cell
-        # enters or leaves the legal set in O(1).  Legality does not depend on who moves.
-        state.legal = list(range(cells))
-        state.slot = list(range(cells))
-        state.tiles = [0, 0]
-        state.mover = 0
-        return state
+        self.near = ([0] * cells, [0] * cells)
+        # Legality does not depend on who moves, so one set serves both sides.
+        self.legal = CellSet(cells)
+        self.tiles = [0, 0]
+        self.mover = 0
 
     @classmethod
     def setup(cls, game, options, tiles: dict[str, int], to_move: int):
         """A position set up by hand (the rule sheet's figures, puzzles): `tiles` maps cells
         to sides. It has no history, so its actions start empty."""
-        state = cls.initial(game, {**game.defaults, **options})
+        state = cls(game, {**game.defaults, **options})
         for name, side in tiles.items():
             state._place(state.board.cell(name), side)
         state.mover = to_move
@@ -45,32 +40,28 @@ class HadronState(State):
         child = super().copy()
         child.owner = self.owner[:]
         child.near = (self.near[0][:], self.near[1][:])
-        child.legal = self.legal[:]
-        child.slot = self.slot[:]
+        child.legal = self.legal.copy()
         child.tiles = self.tiles[:]
         return child
 
     # -- rules ---------------------------------------------------------------------------------
 
     @property
-    def to_move(self):
-        return None if self.is_over else self.mover
-
-    @property
     def is_over(self):
-        return not self.legal
+        """The game ends when the side to move has no legal placement."""
+        return not self.legal.cells
 
     @property
     def winner(self):
-        # The side to move with nothing to place loses.
-        return 1 - self.mover if not self.legal else None
+        """The side to move with nothing to place loses: the last to place wins."""
+        return 1 - self.mover if not self.legal.cells else None
 
     def legal_actions(self):
         names = self.board.names
-        return [names[i] for i in self.legal]
+        return [names[i] for i in self.legal.cells]
 
     def parse_action(self, text):
-        return self.board.names[self.board.cell(text)]
+        return self.board.canonical(text)
 
     def check(self, action):
         cell = self.board.by_name[action]
@@ -85,44 +76,27 @@ class HadronState(State):
         self.mover = 1 - self.mover
 
     def _place(self, cell, side):
+        """Put a tile down; only its own cell and its empty neighbours can change legality."""
         self.owner[cell] = side
         self.tiles[side] += 1
-        self._drop(cell)
-        owner, slot = self.owner, self.slot
+        legal, owner = self.legal, self.owner
+        legal.discard(cell)
         red, blue = self.near
         counts = self.near[side]
         for n in self.board.neighbours[cell]:
             counts[n] += 1
-            if owner[n] is not None:
-                continue
-            if red[n] == blue[n]:
-                if slot[n] < 0:
-                    slot[n] = len(self.legal)
-                    self.legal.append(n)
-            elif slot[n] >= 0:
-                self._drop(n)
-
-    def _drop(self, cell):
-        """Take `cell` out of the legal set (if it is there) by moving the last one into its slot."""
-        pos = self.slot[cell]
-        if pos < 0:
-            return
-        last = self.legal.pop()
-        if last != cell:
-            self.legal[pos] = last
-            self.slot[last] = pos
-        self.slot[cell] = -1
+            if owner[n] is None:
+                if red[n] == blue[n]:
+                    legal.add(n)
+                else:
+                    legal.discard(n)
 
     # -- presentation --------------------------------------------------------------------------
 
-    def prompt(self):
-        if self.is_over:
-            return self.result_text()
+    def turn_prompt(self):
         return f"{self.side_name(self.mover)} to place a tile"
 
-    def result_text(self):
-        if not self.is_over:
-            return None
+    def outcome(self):
         return f"{self.side_name(self.winner)} wins: {self.side_name(self.mover)} has no placement"
 
     def board_dict(self):
@@ -138,16 +112,13 @@ class HadronState(State):
 
     def text(self):
         """The board, R and B for tiles, + where the next tile may go, . elsewhere."""
-        legal = set(self.legal)
-
         def mark(i):
             side = self.owner[i]
             if side is not None:
                 return "RB"[side]
-            return "+" if i in legal else "."
+            return "+" if i in self.legal else "."
 
-        footer = f"Red {self.tiles[0]}  Blue {self.tiles[1]}  -  {self.prompt()}"
-        return self.board.text(mark) + "\n" + footer
+        return self.board.text(mark) + "\n" + self.tally_line(self.tiles)
 
 
 def _neighbour_counts(red: int, blue: int) -> str:

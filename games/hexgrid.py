@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from .base import IllegalAction
+from .base import Board
 
 ROW_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
@@ -40,7 +40,7 @@ def long_rows(n: int) -> list[range]:
     return [range(1, n + r + 1) if r < n else range(r - n + 1, 2 * n) for r in range(2 * n)]
 
 
-class HexBoard:
+class HexBoard(Board):
     """The cells of one board shape, indexed 0..len-1 in row order, with everything static."""
 
     def __init__(self, shape: str, n: int):
@@ -49,14 +49,10 @@ class HexBoard:
         self.rows = [[(r, c) for c in cols] for r, cols in enumerate(rows)]
         self.coords = [rc for row in self.rows for rc in row]
         self.index = {rc: i for i, rc in enumerate(self.coords)}
-        self.names = [ROW_LETTERS[r] + str(c) for r, c in self.coords]
-        self.by_name = {name: i for i, name in enumerate(self.names)}
+        self._name_cells([ROW_LETTERS[r] + str(c) for r, c in self.coords])
         self.neighbours = [self._neighbours(rc) for rc in self.coords]
         self.sides = [self._sides(rc) for rc in self.coords]
         self._layout()
-
-    def __len__(self) -> int:
-        return len(self.coords)
 
     def _step(self, rc, direction):
         dr, dc = DIRECTIONS[direction]
@@ -72,13 +68,6 @@ class HexBoard:
             k for k, (_, outward) in enumerate(SIDES)
             if all(self._step(rc, d) is None for d in outward)
         )
-
-    def cell(self, text: str) -> int:
-        """Index of a cell named case-insensitively, or IllegalAction."""
-        i = self.by_name.get(text.strip().upper())
-        if i is None:
-            raise IllegalAction(f"{text!r} is not a cell of this board")
-        return i
 
     # -- geometry for drawing (hex circumradius 1, y down) ------------------------------------
 
@@ -111,13 +100,6 @@ class HexBoard:
         for c, r in sorted(first_row.items()):
             out.append((str(c), *self._point(r - 1, c)))
         return out
-
-    def cells_dict(self, contents) -> list[dict]:
-        """Cells with their drawing position; `contents(i)` gives the game's fields per cell."""
-        return [
-            {"name": name, "x": x, "y": y, **contents(i)}
-            for i, (name, (x, y)) in enumerate(zip(self.names, self.xy))
-        ]
 
     # -- text diagram, pbmserv style -----------------------------------------------------------
 

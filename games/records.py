@@ -20,7 +20,8 @@ the reader: what the record means is its actions in order, which are replayed (s
 with an illegal action is rejected) and must lead to the result it states, if it states one.
 
 JSON carries the same: {"game", "options", "players" (side name -> player), "tags",
-"result", "actions"}.
+"result", "winner", "actions"}; the winner (a side index, or null) is for other programs:
+reading a record derives it from the actions.
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ class Record:
     state: State | None = None   # the replay of the actions
 
     def to_text(self) -> str:
+        """The record as text (see to_text)."""
         return to_text(self.state, self.players, **self.tags)
 
     def to_json(self) -> str:
+        """The record as JSON (see to_json)."""
         return to_json(self.state, self.players, **self.tags)
 
 
@@ -75,6 +78,7 @@ def to_text(state: State, players=None, **tags) -> str:
 
 
 def to_json(state: State, players=None, indent: int | None = None, **tags) -> str:
+    """The record of `state` as JSON; players and tags as for to_text."""
     game = state.game
     players = _players(game, players)
     return json.dumps({
@@ -92,7 +96,7 @@ def turns(state: State) -> list[list[str]]:
     """The actions of `state` grouped by turn, found by replaying them: an action continues
     the turn when the same side played the one before and the game counts both in the turn
     (`last_turn`), so Tripen's swap and the placement after it stay two turns."""
-    game, current = state.game, state.game.new(**state.options)
+    current = state.game.new(**state.options)
     grouped: list[list[str]] = []
     previous_side = None
     for action in state.actions:
@@ -122,6 +126,7 @@ def _movetext(grouped: list[list[str]]) -> list[str]:
 
 
 def options_text(options: dict[str, Any]) -> str:
+    """Options as the Options tag writes them: 'board=long size=5'."""
     return " ".join(f"{key}={value}" for key, value in sorted(options.items()))
 
 
@@ -161,7 +166,7 @@ def _tag_name(key: str) -> str:
 
 
 def _swap_note(state: State, players) -> str | None:
-    if not getattr(state, "swapped", False):
+    if not state.swapped:
         return None
     first_side, swapper_side = state.game.sides[0], state.game.sides[1]
     first = players[1] or f"{swapper_side}'s player"
@@ -237,14 +242,14 @@ def _build(tags: dict[str, tuple[str, int]], moves: list[tuple[str, int]]) -> Re
         raise ValueError("the record has no Game tag")
     name, line = tags.pop("Game")
     game = _game(name, f"line {line}: ")
-    options_text, line = tags.pop("Options", ("", 0))
-    options = _options(game, options_text, f"line {line}: ")
+    written, line = tags.pop("Options", ("", 0))
+    options = _options(game, written, f"line {line}: ")
     players = tuple(tags.pop(side, (None, 0))[0] for side in game.sides)
     result = tags.pop("Result", (None, 0))
     swap = tags.pop("Swap", (None, 0))
     state = _replay(game, options, [(a, f"line {line}: ") for a, line in moves])
     _check_result(state, result[0], f"line {result[1]}: ")
-    if swap[0] is not None and not getattr(state, "swapped", False):
+    if swap[0] is not None and not state.swapped:
         raise ValueError(f"line {swap[1]}: a Swap tag, but nobody swapped")
     extra = {key: value for key, (value, _) in tags.items()}
     return Record(game, state.options, state.actions, players, extra, state)

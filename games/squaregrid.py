@@ -9,30 +9,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .base import IllegalAction
+from .base import Board
 
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 LABEL_MARGIN = 0.8   # room around the squares for the coordinate labels, in square sides
 
 
-class SquareBoard:
+class SquareBoard(Board):
     """The cells of an n x n board, indexed 0..n*n-1, with everything static."""
 
     def __init__(self, n: int):
         self.n = n
         self.coords = [(col, row) for row in range(n) for col in range(n)]
         self.index = {cr: i for i, cr in enumerate(self.coords)}
-        self.names = [f"{COLUMN_LETTERS[c]}{r + 1}" for c, r in self.coords]
-        self.by_name = {name: i for i, name in enumerate(self.names)}
+        self._name_cells([f"{COLUMN_LETTERS[c]}{r + 1}" for c, r in self.coords])
         self.neighbours = [self._neighbours(cr) for cr in self.coords]
         # Drawing position: top-left corner of the unit square, y pointing down.
         self.xy = [(c, n - 1 - r) for c, r in self.coords]
         self.labels = self._labels()
         m = LABEL_MARGIN
         self.viewbox = [-m, -m, n + 2 * m, n + 2 * m]
-
-    def __len__(self) -> int:
-        return len(self.coords)
 
     def _neighbours(self, cr) -> tuple[int, ...]:
         c, r = cr
@@ -45,20 +41,6 @@ class SquareBoard:
         rows = [{"text": str(r + 1), "x": -half, "y": n - r - 0.5} for r in range(n)]
         cols = [{"text": COLUMN_LETTERS[c], "x": c + 0.5, "y": n + half} for c in range(n)]
         return rows + cols
-
-    def cell(self, text: str) -> int:
-        """Index of a cell named case-insensitively, or IllegalAction."""
-        i = self.by_name.get(text.strip().lower())
-        if i is None:
-            raise IllegalAction(f"{text!r} is not a cell of this board")
-        return i
-
-    def cells_dict(self, contents) -> list[dict]:
-        """Cells with their drawing position; `contents(i)` gives the game's fields per cell."""
-        return [
-            {"name": name, "x": x, "y": y, **contents(i)}
-            for i, (name, (x, y)) in enumerate(zip(self.names, self.xy))
-        ]
 
     def text(self, mark) -> str:
         """The board as text, top row first, with row numbers and column letters;

@@ -26,7 +26,8 @@ from .base import Game, IllegalAction, State
 SWAP = "swap"
 RED, BLUE = 0, 1
 COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-PLACEMENT_PATTERN = re.compile(r"\s*([a-z])\s*(\d+)\s*(?:/\s*(\S*))?\s*", re.IGNORECASE)
+# ASCII: with Unicode case folding, [a-z] would also match letters such as the long s.
+PLACEMENT_PATTERN = re.compile(r"\s*([a-z])\s*(\d+)\s*(?:/\s*(\S*))?\s*", re.IGNORECASE | re.ASCII)
 GOALS = {RED: ("top", "bottom"), BLUE: ("left", "right")}
 WIN_TEXT = {RED: "top and bottom joined", BLUE: "left and right joined"}
 
@@ -111,21 +112,23 @@ class TripenBoard:
             raise IllegalAction(
                 f"{text!r} is not a Tripen action: write a cell and a pose like c3/4, or swap")
         letter, row, pose = match.groups()
-        q, r = COLUMN_LETTERS.index(letter.lower()), int(row) - 1
+        # A row of more digits than any board has is simply off the board (and int() of a
+        # very long digit string would fail on Python's conversion limit).
+        q, r = COLUMN_LETTERS.index(letter.lower()), int(row) - 1 if len(row) <= 3 else -1
         if not (0 <= q < self.n and 0 <= r < self.n):
             raise IllegalAction(f"{text.strip()!r} is not a cell of this board")
-        if pose is None or pose == "":
+        if not pose:
             raise IllegalAction(
                 f"{text.strip()!r} has no pose: write the pose after a slash, like "
                 f"{self.cell_names[r * self.n + q]}/0")
-        if not pose.isdigit() or int(pose) not in geo.POSES:
+        # Compare text, not int(pose): str.isdigit() accepts digits such as '²' that int() refuses.
+        if pose not in {str(k) for k in geo.POSES}:
             raise IllegalAction(f"pose {pose} does not exist: poses are 0 to 5")
         return 6 * (r * self.n + q) + int(pose)
 
     # -- drawing (static; shared by every state's to_dict) ------------------------------------
 
     def _drawing(self):
-        n = self.n
         self.poses = {name: _rounded(p) for name, p in zip(self.node_names, self.polygons)}
         self.cells_json = [
             {"name": name, "x": round(x, 4), "y": round(y, 4),
@@ -135,60 +138,58 @@ class TripenBoard:
         ]
         self.borders_json = [
             {"side": geo.BORDER_SIDE[b], "border": b,
-             "points": _rounded(geo.border_polyline(n, b))}
+             "points": _rounded(geo.border_polyline(self.n, b))}
             for b in geo.BORDERS
         ]
-        # Column letters over the top and under the bottom cell of each column, row numbers
-        # beside the first and last cell of each row.
+        self.labels = self._labels()
+        self.viewbox = self._viewbox(margin=0.8)
+
+    def _labels(self) -> list[dict]:
+        """Column letters over the top and under the bottom cell of each column, row numbers
+        beside the first and last cell of each row."""
+        n, centre = self.n, geo.cell_centre
         labels = []
         for q in range(n):
-            (tx, ty), (bx, by) = geo.cell_centre(q, 0), geo.cell_centre(q, n - 1)
-            labels += [{"text": COLUMN_LETTERS[q], "x": tx, "y": ty - 1.65},
-                       {"text": COLUMN_LETTERS[q], "x": bx, "y": by + 1.65}]
+            (tx, ty), (bx, by) = centre(q, 0), centre(q, n - 1)
+            labels += [(COLUMN_LETTERS[q], tx, ty - 1.65), (COLUMN_LETTERS[q], bx, by + 1.65)]
         for r in range(n):
-            (lx, ly), (rx, ry) = geo.cell_centre(0, r), geo.cell_centre(n - 1, r)
-            labels += [{"text": str(r + 1), "x": lx - 1.6, "y": ly},
-                       {"text": str(r + 1), "x": rx + 1.6, "y": ry}]
-        for label in labels:
-            label["x"], label["y"] = round(label["x"], 4), round(label["y"], 4)
-        self.labels = labels
-        xs = [x for c in self.cells_json for x, _ in c["hexagon"]] + [lb["x"] for lb in labels]
-        ys = [y for c in self.cells_json for _, y in c["hexagon"]] + [lb["y"] for lb in labels]
-        margin = 0.8
-        self.viewbox = [round(min(xs) - margin, 4), round(min(ys) - margin, 4),
-                        round(max(xs) - min(xs) + 2 * margin, 4),
-                        round(max(ys) - min(ys) + 2 * margin, 4)]
+            (lx, ly), (rx, ry) = centre(0, r), centre(n - 1, r)
+            labels += [(str(r + 1), lx - 1.6, ly), (str(r + 1), rx + 1.6, ry)]
+        return [{"text": text, "x": round(x, 4), "y": round(y, 4)} for text, x, y in labels]
+
+    def _viewbox(self, margin: float) -> list[float]:
+        """[x, y, width, height] around every cell and label, with a margin."""
+        xs = [x for c in self.cells_json for x, _ in c["hexagon"]] + [lb["x"] for lb in self.labels]
+        ys = [y for c in self.cells_json for _, y in c["hexagon"]] + [lb["y"] for lb in self.labels]
+        return [round(min(xs) - margin, 4), round(min(ys) - margin, 4),
+                round(max(xs) - min(xs) + 2 * margin, 4), round(max(ys) - min(ys) + 2 * margin, 4)]
 
 
 @lru_cache(maxsize=None)
 def board(n: int) -> TripenBoard:
+    """Boards are static, so each size is built once and shared by every state."""
     return TripenBoard(n)
 
 
 class TripenState(State):
-    @classmethod
-    def initial(cls, game, options):
-        state = cls()
-        state.game, state.options, state.actions = game, options, ()
-        state.board = b = board(options["size"])
+    def __init__(self, game, options):
+        super().__init__(game, options)
+        self.board = b = board(options["size"])
         # colour[node]: 0 no token, 1 red, 2 blue; free[node]: 1 while that token could go
         # down, and `legal` the names of those tokens in board order. Flat arrays and lists,
         # so copying a state is a memory copy and listing the legal actions is one too.
-        state.colour = bytearray(b.node_count)
-        state.free = bytearray(b"\x01") * b.node_count
-        state.legal = list(b.node_names)
+        self.colour = bytearray(b.node_count)
+        self.free = bytearray(b"\x01") * b.node_count
+        self.legal = list(b.node_names)
         # Union-find over token nodes and one node per border (BORDERS order after tokens).
-        state.parent = array("h", range(b.node_count + len(geo.BORDERS)))
-        state.placed = 0
-        state.swapped = False
-        state._winner = None
-        return state
+        self.parent = array("h", range(b.node_count + len(geo.BORDERS)))
+        # Sides are colours and they alternate with each token; swap hands Red's token to the
+        # other player but places nothing, so Blue moves again after it.
+        self.mover = RED
+        self._winner = None
 
     def copy(self):
-        # Built directly rather than through copy.copy, whose generic path costs more than
-        # the rest of a placement.
-        child = object.__new__(type(self))
-        child.__dict__.update(self.__dict__)
+        child = super().copy()
         child.colour = self.colour[:]
         child.free = self.free[:]
         child.legal = self.legal[:]
@@ -198,13 +199,8 @@ class TripenState(State):
     # -- rules ---------------------------------------------------------------------------------
 
     @property
-    def to_move(self):
-        # Sides are colours; swap hands Red's token to the other player but is not a
-        # placement, so Blue moves again after it.
-        return None if self.is_over else self.placed % 2
-
-    @property
     def is_over(self):
+        """The game ends when the mover completes a chain between their borders."""
         return self._winner is not None
 
     @property
@@ -222,13 +218,13 @@ class TripenState(State):
         return len(self.actions) == 1
 
     def parse_action(self, text):
+        if text in self.board.by_node_name:   # already canonical: the common case, kept cheap
+            return text
         if text.strip().lower() == SWAP:
             return SWAP
         return self.board.node_names[self.board.node(text)]
 
     def check(self, action):
-        if self.is_over:
-            raise IllegalAction("the game is over")
         if action == SWAP:
             if not self._swap_allowed():
                 raise IllegalAction("swap is only allowed as Blue's first action")
@@ -238,13 +234,11 @@ class TripenState(State):
             raise IllegalAction(self._overlap_reason(node))
 
     def _overlap_reason(self, node):
+        # With RULES.md's geometry a token only ever overlaps tokens of its own cell.
         cell, pose = divmod(node, 6)
         name = self.board.cell_names[cell]
-        there = [other for other in self.board.blocks[node] if self.colour[other]]
-        if any(other // 6 != cell for other in there):   # never, with this geometry
-            others = ", ".join(self.board.node_names[other] for other in there)
-            return f"pose {pose} in {name} overlaps {others}"
-        if self.colour[6 * cell:6 * cell + 6].count(0) == 4:   # both halves taken
+        if self.colour[6 * cell:6 * cell + 6].count(0) == 4:   # two of six poses: both halves
+            there = [other for other in self.board.blocks[node] if self.colour[other]]
             what = "the tokens" if len(there) == 2 else "a token"
             return f"pose {pose} in {name} overlaps {what} already there: {name} is full"
         return f"pose {pose} in {name} overlaps the token already there"
@@ -253,27 +247,39 @@ class TripenState(State):
         if action == SWAP:
             self.swapped = True
             return
-        b = self.board
-        node, side = b.by_node_name[action], self.placed % 2
-        self.colour[node] = side + 1
-        self.placed += 1
-        for other in b.blocks[node]:
-            if self.free[other]:
-                self.free[other] = 0
-                del self.legal[bisect_left(self.legal, other, key=b.by_node_name.__getitem__)]
-        for other in b.joins[node]:
-            if self.colour[other] == side + 1:
-                self._union(node, other)
-        goal_a, goal_b = GOALS[side]
-        for border in b.borders_touched[node]:
-            if border in (goal_a, goal_b):
-                self._union(node, b.border_node[border])
-        if self._find(b.border_node[goal_a]) == self._find(b.border_node[goal_b]):
+        node, side = self.board.by_node_name[action], self.mover
+        self._place(node, side)
+        self._join(node, side)
+        self.mover = 1 - side
+        # A token can only complete its own colour's chain.
+        start, end = GOALS[side]
+        border_node = self.board.border_node
+        if self._find(border_node[start]) == self._find(border_node[end]):
             self._winner = side
         elif not self.legal:
             raise RuntimeError(
                 f"internal error: the Tripen board filled without a winner after {action}; "
                 "the geometry guarantees a winner, so this is a bug")
+
+    def _place(self, node, side):
+        """Put the token down and rule out every token it overlaps."""
+        b = self.board
+        self.colour[node] = side + 1
+        for other in b.blocks[node]:
+            if self.free[other]:
+                self.free[other] = 0
+                del self.legal[bisect_left(self.legal, other, key=b.by_node_name.__getitem__)]
+
+    def _join(self, node, side):
+        """Join the token to the tokens of its colour it shares a segment with, and to the
+        borders of its colour it touches."""
+        b = self.board
+        for other in b.joins[node]:
+            if self.colour[other] == side + 1:
+                self._union(node, other)
+        for border in b.borders_touched[node]:
+            if border in GOALS[side]:
+                self._union(node, b.border_node[border])
 
     def _find(self, node):
         parent = self.parent
@@ -289,17 +295,13 @@ class TripenState(State):
 
     # -- presentation --------------------------------------------------------------------------
 
-    def prompt(self):
-        if self.is_over:
-            return self.result_text()
-        side = self.side_name(self.to_move)
+    def turn_prompt(self):
+        side = self.side_name(self.mover)
         if self._swap_allowed():
             return f"{side} to place a token or swap"
         return f"{side} to place a token"
 
-    def result_text(self):
-        if not self.is_over:
-            return None
+    def outcome(self):
         return f"{self.side_name(self._winner)} wins: {WIN_TEXT[self._winner]}"
 
     def tokens(self) -> list[tuple[int, int]]:
@@ -327,19 +329,13 @@ class TripenState(State):
     def text(self):
         """The board as text: each cell shows its tokens as colour letter + pose (R2, B5),
         rows shifted right like the rhombus they form."""
-        b, n = self.board, self.board.n
+        n = self.board.n
         width = 6  # a cell's field: up to two tokens, "R2B5", plus spacing
         letters = "".join(f"{COLUMN_LETTERS[q]:^{width}}" for q in range(n))
         lines = [" " * 5 + letters]
         for r in range(n):
-            fields = []
-            for q in range(n):
-                cell = r * n + q
-                marks = "".join(
-                    "RB"[self.colour[6 * cell + pose] - 1] + str(pose)
-                    for pose in geo.POSES if self.colour[6 * cell + pose])
-                fields.append(f"{marks or '.':^{width}}")
-            lines.append(f"{' ' * (width // 2 * r)}{r + 1:>3}  {''.join(fields)} {r + 1}")
+            fields = "".join(f"{self._cell_marks(r * n + q) or '.':^{width}}" for q in range(n))
+            lines.append(f"{' ' * (width // 2 * r)}{r + 1:>3}  {fields} {r + 1}")
         lines.append(" " * (5 + width // 2 * (n - 1)) + letters)
         lines.append("Rk/Bk: a red/blue token in pose k, the half of the cell clockwise from "
                      "the cut a third along edge k")
@@ -347,6 +343,11 @@ class TripenState(State):
                      "Blue left and right.")
         lines.append(self.prompt() + (" (colours were swapped)" if self.swapped else ""))
         return "\n".join(line.rstrip() for line in lines)
+
+    def _cell_marks(self, cell):
+        """The tokens in a cell as colour letter + pose: 'R4', 'B1R4', or ''."""
+        return "".join("RB"[self.colour[6 * cell + pose] - 1] + str(pose)
+                       for pose in geo.POSES if self.colour[6 * cell + pose])
 
 
 class Tripen(Game):

@@ -45,6 +45,7 @@ BORDER_SIDE = {"top": 0, "bottom": 0, "left": 1, "right": 1}
 
 
 def cell_centre(q: int, r: int) -> Point:
+    """The centre of cell (q, r): (sqrt(3) * (q + r/2), 1.5 * r)."""
     return (SQRT3 * (q + r / 2), 1.5 * r)
 
 
@@ -69,10 +70,6 @@ def pentagon(q: int, r: int, pose: int) -> Polygon:
     k = pose
     return (cut_point(q, r, k), v[(k + 1) % 6], v[(k + 2) % 6], v[(k + 3) % 6],
             cut_point(q, r, k + 3))
-
-
-def translate(polygon: Polygon, dx: float, dy: float) -> Polygon:
-    return tuple((x + dx, y + dy) for x, y in polygon)
 
 
 # -- collision: separating axes ------------------------------------------------------------------
@@ -154,6 +151,7 @@ class BorderSegment(NamedTuple):
 
     @property
     def side(self) -> int:
+        """The side (0 Red, 1 Blue) whose border this is."""
         return BORDER_SIDE[self.border]
 
 

@@ -56,7 +56,7 @@ def test_game_facts(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("options", [{"size": 0}, {"size": "big"}, {"size": None},
+@pytest.mark.parametrize("options", [{"size": 0}, {"size": "big"}, {"size": None}, {"size": 5.0},
                                      {"size": True}, {"colour": "red"}])
 def test_bad_options(name, options):
     game = games.get(name)
@@ -123,6 +123,7 @@ def test_notation_round_trips(name):
             assert state.parse_action(action) == action
             assert state.parse_action(action.lower()) == action
             assert state.parse_action(action.upper()) == action
+            assert state.format_action(state.parse_action(action.swapcase())) == action
     first = states[0].legal_actions()[0]
     assert game.parse_action(first.swapcase(), game.defaults) == first
     assert states[-1].actions == tuple(states[-1].parse_action(a) for a in states[-1].actions)
