@@ -34,11 +34,11 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self):
         username = self.cleaned_data["username"]
-        taken = get_user_model().objects.filter(username__iexact=username)
-        if taken.exists():
+        taken = get_user_model().objects.filter(username__iexact=username).first()
+        if taken is not None:
             raise forms.ValidationError(
                 "The username “%(name)s” is already taken (usernames ignore case).",
                 code="duplicate_username",
-                params={"name": taken.first().username},
+                params={"name": taken.username},
             )
         return username

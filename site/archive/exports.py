@@ -74,8 +74,7 @@ def position_svg(game, ply, labels=True):
 
 def players_by_side(game):
     """The usernames by side as the game stands (Tripen's swap exchanges the sides)."""
-    players = game.players()
-    return tuple(players[game.player_of(side)].get_username() for side in (0, 1))
+    return tuple(game.username(game.player_of(side)) for side in (0, 1))
 
 
 def record_tags(game, url):

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 import games
+from play.labels import game_titles
 from archive.positions import parse_line
 
 VARIANTS = [("hexhex", "Hexhex"), ("long", "Long")]
@@ -38,7 +39,7 @@ def all_sizes():
 
 
 def game_choices():
-    return [("", "All games")] + [(name, games.get(name).title) for name in games.names()]
+    return [("", "All games")] + game_titles()
 
 
 class ArchiveFilter(forms.Form):

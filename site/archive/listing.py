@@ -38,10 +38,8 @@ def board_text(game):
 
 
 def seats(game):
-    sides = game.engine.sides
-    return [Seat(player.get_username(), game.side_of(index), sides[game.side_of(index)],
-                 game.winner == index)
-            for index, player in enumerate(game.players())]
+    return [Seat(seat.username, seat.side, seat.side_name, game.winner == seat.index)
+            for seat in game.seats()]
 
 
 def row(game):

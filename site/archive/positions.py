@@ -46,22 +46,7 @@ def check_ply(game, ply):
 def state_at(game, ply):
     """The engine state after the game's first `ply` actions."""
     check_ply(game, ply)
-    state = cached_state(game, ply)
-    if state is not None:
-        return state
-    before = cached_state(game, ply - 1) if ply else None
-    if before is not None:
-        state = before.play(game.action_rows.get(ply=ply - 1).action)
-    else:
-        actions = game.action_rows.filter(ply__lt=ply).order_by("ply")
-        state = game.engine.replay(game.options, actions.values_list("action", flat=True))
-    replay_states.put(engine_states.key(game, ply), state)
-    return state
-
-
-def cached_state(game, ply):
-    key = engine_states.key(game, ply)
-    return replay_states.get(key) or engine_states.states.get(key)
+    return engine_states.state_at(game, ply, replay_states)
 
 
 def position_json(game, ply, static=True):

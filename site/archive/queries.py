@@ -40,7 +40,7 @@ def matching(filters):
         found = found.filter(option_size=filters["size"])
     player = filters.get("player")
     if player is not None:
-        found = found.filter(Q(player0=player) | Q(player1=player))
+        found = found.of_player(player)
     found = found.filter(result_condition(filters.get("result"), player))
     if filters.get("reason"):
         found = found.filter(reason=filters["reason"])
@@ -75,6 +75,6 @@ def page_of(filters, number, per_page=PER_PAGE):
     ids = matching(filters).values_list("id", flat=True)
     page = Paginator(ids, per_page).get_page(number)
     wanted = list(page.object_list)
-    rows = Game.objects.select_related("player0", "player1").in_bulk(wanted)
+    rows = Game.objects.with_players().in_bulk(wanted)
     page.object_list = [rows[pk] for pk in wanted if pk in rows]
     return page

@@ -18,12 +18,12 @@ POSITION_MAX_AGE = 3600
 
 
 def load(game_id):
-    return get_object_or_404(Game.objects.select_related("player0", "player1"), pk=game_id)
+    return get_object_or_404(Game.objects.with_players(), pk=game_id)
 
 
 def load_json(game_id):
     """The game, or a JSON 404 for clients that read JSON."""
-    game = Game.objects.select_related("player0", "player1").filter(pk=game_id).first()
+    game = Game.objects.with_players().filter(pk=game_id).first()
     if game is None:
         return None, JsonResponse({"error": "not_found", "message": "No such game."}, status=404)
     return game, None
@@ -96,16 +96,18 @@ def explore(request, game_id):
 
 @require_GET
 def record_text(request, game_id):
-    game = load(game_id)
-    text = exports.record_text(game, request.build_absolute_uri(game.get_absolute_url()))
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    return attachment(response, exports.filename(game, "txt"))
+    return record(request, game_id, exports.record_text, "txt", "text/plain; charset=utf-8")
 
 
 @require_GET
 def record_json(request, game_id):
+    return record(request, game_id, exports.record_json, "json", "application/json")
+
+
+def record(request, game_id, write, extension, content_type):
+    """The game's record as a download, written by `write(game, url)`."""
     game = load(game_id)
-    text = exports.record_json(game, request.build_absolute_uri(game.get_absolute_url()))
-    response = HttpResponse(text, content_type="application/json")
-    return attachment(response, exports.filename(game, "json"))
+    text = write(game, request.build_absolute_uri(game.get_absolute_url()))
+    return attachment(HttpResponse(text, content_type=content_type),
+                      exports.filename(game, extension))
 

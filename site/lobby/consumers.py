@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
-from lobby import services
+from lobby import listing, presence, services
 
 MAX_FRAME = 1024
 
@@ -76,31 +76,31 @@ class LobbyConsumer(PushConsumer):
         await self.join(*groups)
         await self.accept()
         if self.user.is_authenticated:
-            await database_sync_to_async(services.connection_opened)(self.user, self.channel_name)
+            await database_sync_to_async(presence.connection_opened)(self.user, self.channel_name)
         await self.send_json(await database_sync_to_async(self.snapshot)())
 
     def snapshot(self):
-        services.close_abandoned_seeks()
-        return services.snapshot(self.user)
+        presence.close_abandoned_seeks()
+        return listing.snapshot(self.user)
 
     async def disconnect(self, code):
         await super().disconnect(code)
         if getattr(self, "user", None) is None or not self.user.is_authenticated:
             return
-        await database_sync_to_async(services.connection_closed)(self.channel_name)
+        await database_sync_to_async(presence.connection_closed)(self.channel_name)
         # Give a reloading page time to reconnect before its owner counts as gone.
-        await asyncio.sleep(services.presence_grace().total_seconds() + 0.1)
-        await database_sync_to_async(services.close_abandoned_seeks)()
+        await asyncio.sleep(presence.grace().total_seconds() + 0.1)
+        await database_sync_to_async(presence.close_abandoned_seeks)()
 
     async def pinged(self):
         await database_sync_to_async(self.seen)()
 
     def seen(self):
         if self.user.is_authenticated:
-            services.connection_seen(self.channel_name)
+            presence.connection_seen(self.channel_name)
         # Pings come from every open lobby every half minute: enough to notice, on any
         # process, the seeks of owners whose server died without closing their sockets.
-        services.close_abandoned_seeks()
+        presence.close_abandoned_seeks()
 
 
 class NotifyConsumer(PushConsumer):
@@ -113,5 +113,5 @@ class NotifyConsumer(PushConsumer):
             return await self.close()
         await self.join(services.user_group(self.user.pk))
         await self.accept()
-        snapshot = await database_sync_to_async(services.snapshot)(self.user, seeks=False)
+        snapshot = await database_sync_to_async(listing.snapshot)(self.user, seeks=False)
         await self.send_json(snapshot)

@@ -7,14 +7,13 @@ game's fields (lobby.js), and without JavaScript every select is still there and
 The engine has the last word on the combination (normalize_options), so e.g. a long Colorful
 board of size 3 is refused with the engine's own message.
 """
-from itertools import product
-
 from django import forms
 from django.contrib.auth import get_user_model
 
 import games
-from lobby.models import Side, options_text
+from lobby.models import Side
 from play.clock import TimeControl
+from play.labels import game_titles, options_text
 
 TIME_KINDS = [
     ("realtime", "Real time"),
@@ -39,22 +38,6 @@ def option_label(game: str, option: str, value) -> str:
     return f"{value}×{value}"
 
 
-def valid_option_sets(game: str) -> list[dict]:
-    """Every combination of option values the engine accepts (for lobby.js, which disables
-    the sizes a chosen Colorful board does not take)."""
-    engine = games.get(game)
-    choices = engine.option_choices()
-    keys = sorted(choices)
-    valid = []
-    for values in product(*(choices[key] for key in keys)):
-        options = dict(zip(keys, values))
-        try:
-            valid.append(engine.normalize_options(**options))
-        except ValueError:
-            continue
-    return valid
-
-
 class ProposalForm(forms.Form):
     """A seek: what to play and how. `proposal()` gives the validated result."""
 
@@ -74,7 +57,7 @@ class ProposalForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(name, games.get(name).title) for name in games.names()]
+        self.fields["game"].choices = game_titles()
         self.fields["game"].initial = DEFAULT_GAME
         for name in games.names():
             engine = games.get(name)

@@ -2,7 +2,7 @@
 lobby connections that tell whether a seek's owner is still there.
 
 A seek or challenge changes state exactly once, by a conditional UPDATE
-(`filter(status=OPEN).update(...)`), so two people accepting the same seek at the same moment
+(`filter(status=OPEN).close(...)`), so two people accepting the same seek at the same moment
 cannot both start a game: the database lets one UPDATE match the row and the other match none.
 """
 import secrets
@@ -13,6 +13,7 @@ from django.utils import timezone
 
 import games
 from play.clock import TimeControl
+from play.labels import options_text
 
 
 class Side(models.TextChoices):
@@ -23,9 +24,16 @@ class Side(models.TextChoices):
     SECOND = "second", "Move second"
 
 
+class ProposalQuerySet(models.QuerySet):
+    def close(self, status, now=None, **fields) -> int:
+        """Move the rows still matched to `status` in one conditional UPDATE; returns how
+        many it changed (0: another request closed them first, or none matched)."""
+        return self.update(status=status, closed_at=now or timezone.now(), **fields)
+
+
 class Proposal(models.Model):
     """What a seek and a challenge share: the game to play, its options, the time control and
-    the proposer's side."""
+    the side of the proposer (the seek's owner, the challenger)."""
 
     game = models.CharField(max_length=20, help_text="engine name, e.g. hadron")
     options = models.JSONField(default=dict, help_text="normalised engine options")
@@ -40,8 +48,16 @@ class Proposal(models.Model):
         "play.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    objects = ProposalQuerySet.as_manager()
+
     class Meta:
         abstract = True
+        ordering = ["created_at", "id"]
+
+    @property
+    def proposer(self):
+        """Whose offer it is, and so whose `side`: the seek's owner, the challenger."""
+        raise NotImplementedError
 
     @property
     def time_control(self) -> TimeControl:
@@ -63,31 +79,22 @@ class Proposal(models.Model):
     def options_text(self) -> str:
         return options_text(self.game, self.options)
 
-    def side_text(self, proposer) -> str:
-        name = proposer.get_username()
+    def side_text(self) -> str:
+        name = self.proposer.get_username()
         if self.side == Side.FIRST:
             return f"{name} moves first"
         if self.side == Side.SECOND:
             return f"{name} moves second"
         return "sides drawn at random"
 
-    def players(self, proposer, accepter) -> tuple:
+    def players(self, accepter) -> tuple:
         """(first mover, second mover), drawing the sides now when the proposer left it to
         chance, so nobody can see in advance who will start."""
         first = self.side
         if first == Side.RANDOM:
             first = secrets.choice([Side.FIRST, Side.SECOND])
-        return (proposer, accepter) if first == Side.FIRST else (accepter, proposer)
-
-
-def options_text(game: str, options: dict) -> str:
-    """Board options the way players talk about them: "5×5", "hexhex side 5", "long board 5"."""
-    size = options.get("size")
-    if game == "colorful":
-        return f"{options.get('board', 'hexhex')} board {size}"
-    if game == "copolymer":
-        return f"hexhex side {size}"
-    return f"{size}×{size}"
+        pair = (self.proposer, accepter)
+        return pair if first == Side.FIRST else pair[::-1]
 
 
 class Seek(Proposal):
@@ -106,16 +113,15 @@ class Seek(Proposal):
         related_name="accepted_seeks",
     )
 
-    class Meta:
-        ordering = ["created_at", "id"]
+    class Meta(Proposal.Meta):
         indexes = [models.Index(fields=["status", "created_at"])]
 
     def __str__(self):
         return f"seek {self.pk}: {self.owner} {self.game} {self.options_text} ({self.status})"
 
     @property
-    def is_realtime(self) -> bool:
-        return self.tc_kind == "realtime"
+    def proposer(self):
+        return self.owner
 
 
 class Challenge(Proposal):
@@ -133,8 +139,7 @@ class Challenge(Proposal):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
 
-    class Meta:
-        ordering = ["created_at", "id"]
+    class Meta(Proposal.Meta):
         indexes = [
             models.Index(fields=["challenged", "status"]),
             models.Index(fields=["challenger", "status"]),
@@ -143,6 +148,10 @@ class Challenge(Proposal):
     def __str__(self):
         return (f"challenge {self.pk}: {self.challenger} -> {self.challenged} "
                 f"{self.game} {self.options_text} ({self.status})")
+
+    @property
+    def proposer(self):
+        return self.challenger
 
 
 class LobbyConnection(models.Model):

@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 import games
-from lobby import services
-from lobby.forms import ChallengeForm, ProposalForm, option_field_name, valid_option_sets
+from lobby import listing, presence, services
+from boards.diagrams import board_options
+from lobby.forms import ChallengeForm, ProposalForm, option_field_name
 
 LOGIN_MESSAGE = "Log in to create a seek, accept one or challenge a player."
 
@@ -43,6 +44,21 @@ def player_required(view):
     return wrapper
 
 
+def lobby_action(view):
+    """A lobby action: POST only, for players only, a LobbyError answered as refused()."""
+
+    @require_POST
+    @player_required
+    @wraps(view)
+    def action(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except services.LobbyError as error:
+            return refused(request, error)
+
+    return action
+
+
 def done(request, message: str, url: str | None = None, **data):
     """A successful action: JSON for fetch, else a message and a redirect (default: Play)."""
     if wants_json(request):
@@ -52,6 +68,7 @@ def done(request, message: str, url: str | None = None, **data):
 
 
 def refused(request, error: services.LobbyError):
+    """A refused action: JSON for fetch, else the reason and back to Play."""
     if wants_json(request):
         return JsonResponse({"ok": False, "message": error.message}, status=error.status)
     messages.error(request, error.message)
@@ -69,7 +86,7 @@ def invalid(request, form, message: str):
 
 def play(request):
     # Here rather than on a timer: whoever looks at the lobby never sees a dead seek.
-    services.close_abandoned_seeks()
+    presence.close_abandoned_seeks()
     initial = {}
     if request.GET.get("opponent"):
         initial["opponent"] = request.GET["opponent"]
@@ -84,13 +101,15 @@ def render_play(request, form, status=200):
     }
     context = {
         "form": form,
-        "seeks": [services.seek_dict(seek) for seek in services.open_seeks()],
-        "challenges": [services.challenge_dict(c) for c in services.pending_challenges(request.user)],
-        "games_in_progress": services.games_in_progress(request.user),
+        "seeks": listing.seek_dicts(),
+        "challenges": listing.challenge_dicts(request.user),
+        "games_in_progress": listing.games_in_progress(request.user),
         "lobby_config": {
             **lobby_config(request),
             "option_fields": game_options,
-            "valid_options": {name: valid_option_sets(name) for name in games.names()},
+            # Every combination the engine accepts: lobby.js disables the sizes a chosen
+            # Colorful board does not take.
+            "valid_options": {name: board_options(games.get(name)) for name in games.names()},
         },
         "login_url": login_url(),
     }
@@ -110,86 +129,58 @@ def challenges(request):
     """A player's pending challenges on a page of their own (also the no-JavaScript way
     to find a challenge that arrived while away)."""
     context = {
-        "challenges": [services.challenge_dict(c) for c in services.pending_challenges(request.user)],
+        "challenges": listing.challenge_dicts(request.user),
         "login_url": f"{reverse('accounts:login')}?{urlencode({'next': request.path})}",
         "lobby_config": lobby_config(request),
     }
     return render(request, "lobby/challenges.html", context)
 
 
-@require_POST
-@player_required
+@lobby_action
 def seek_create(request):
     form = ProposalForm(request.POST)
     if not form.is_valid():
         return invalid(request, form, "Your seek was not created: please correct the errors below.")
-    try:
-        seek = services.create_seek(request.user, **form.proposal())
-    except services.LobbyError as error:
-        return refused(request, error)
+    seek = services.create_seek(request.user, **form.proposal())
     return done(request, f"Your seek is open: {form.summary()}. Waiting for an opponent.",
-                seek=services.seek_dict(seek))
+                seek=listing.seek_dict(seek))
 
 
-@require_POST
-@player_required
+@lobby_action
 def seek_cancel(request, seek_id):
-    try:
-        services.cancel_seek(request.user, seek_id)
-    except services.LobbyError as error:
-        return refused(request, error)
+    services.cancel_seek(request.user, seek_id)
     return done(request, "Your seek is cancelled.")
 
 
-@require_POST
-@player_required
+@lobby_action
 def seek_accept(request, seek_id):
-    try:
-        game = services.accept_seek(request.user, seek_id)
-    except services.LobbyError as error:
-        return refused(request, error)
+    game = services.accept_seek(request.user, seek_id)
     return done(request, "Game on!", game.get_absolute_url())
 
 
-@require_POST
-@player_required
+@lobby_action
 def challenge_create(request):
     form = ChallengeForm(request.POST, challenger=request.user)
     if not form.is_valid():
         return invalid(request, form, "Your challenge was not sent: please correct the errors below.")
-    try:
-        challenge = services.create_challenge(request.user, **form.proposal())
-    except services.LobbyError as error:
-        return refused(request, error)
+    challenge = services.create_challenge(request.user, **form.proposal())
     return done(request, f"Challenge sent to {challenge.challenged.get_username()}: "
-                         f"{form.summary()}.", challenge=services.challenge_dict(challenge))
+                         f"{form.summary()}.", challenge=listing.challenge_dict(challenge))
 
 
-@require_POST
-@player_required
+@lobby_action
 def challenge_accept(request, challenge_id):
-    try:
-        game = services.accept_challenge(request.user, challenge_id)
-    except services.LobbyError as error:
-        return refused(request, error)
+    game = services.accept_challenge(request.user, challenge_id)
     return done(request, "Game on!", game.get_absolute_url())
 
 
-@require_POST
-@player_required
+@lobby_action
 def challenge_decline(request, challenge_id):
-    try:
-        challenge = services.decline_challenge(request.user, challenge_id)
-    except services.LobbyError as error:
-        return refused(request, error)
+    challenge = services.decline_challenge(request.user, challenge_id)
     return done(request, f"You declined {challenge.challenger.get_username()}'s challenge.")
 
 
-@require_POST
-@player_required
+@lobby_action
 def challenge_withdraw(request, challenge_id):
-    try:
-        challenge = services.withdraw_challenge(request.user, challenge_id)
-    except services.LobbyError as error:
-        return refused(request, error)
+    challenge = services.withdraw_challenge(request.user, challenge_id)
     return done(request, f"You withdrew your challenge to {challenge.challenged.get_username()}.")

@@ -16,7 +16,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
-from play import services
+from play import broadcast, presence, rematch, services, snapshots
+from play.services import PlayError
 
 logger = logging.getLogger(__name__)
 
@@ -45,43 +46,36 @@ def expiry_of(clocks):
     return None
 
 
-class Refusal(Exception):
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code, self.message = code, message
-
-
 def field(message, name, kind):
     value = message.get(name)
     # bool is an int subclass: {"ply": true} is not a ply.
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise Refusal("bad_message", f"'{name}' must be {'an integer' if kind is int else 'text'}")
+        raise PlayError("bad_message", f"'{name}' must be {'an integer' if kind is int else 'text'}")
     return value
 
 
 def ply_of(message):
     ply = field(message, "ply", int)
     if ply < 0:
-        raise Refusal("bad_message", "'ply' cannot be negative")
+        raise PlayError("bad_message", "'ply' cannot be negative")
     return ply
 
 
 def action_of(message):
     action = field(message, "action", str)
     if not 0 < len(action) <= MAX_ACTION:
-        raise Refusal("bad_message", f"'action' must be 1 to {MAX_ACTION} characters")
+        raise PlayError("bad_message", f"'action' must be 1 to {MAX_ACTION} characters")
     return action
 
 
 class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.timer = self.heartbeat = None
-        self.expires = None
         self.joined = False
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = services.group_name(self.game_id)
+        self.group = broadcast.group_name(self.game_id)
         self.user = self.scope.get("user")
-        if not await service(services.exists)(self.game_id):
+        if not await service(snapshots.exists)(self.game_id):
             await self.close()  # before accept: the handshake is refused
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -97,7 +91,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 task.cancel()
         if getattr(self, "joined", False):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await service(services.leave)(self.game_id, self.channel_name)
+            await service(presence.leave)(self.game_id, self.channel_name)
 
     # -- from the client ---------------------------------------------------------------------
 
@@ -106,13 +100,11 @@ class GameConsumer(AsyncWebsocketConsumer):
             message = self.parse(text_data)
             handler = getattr(self, "on_" + message["type"], None)
             if message["type"] not in self.TYPES or handler is None:
-                raise Refusal("unknown_type", f"unknown message type {message['type']!r}")
-            if self.expires is not None and timezone.now() >= self.expires:
-                await self.check_clock()
+                raise PlayError("unknown_type", f"unknown message type {message['type']!r}")
+            # No clock check here: every step that changes the game, and every snapshot,
+            # ends it first if its time has run out.
             await handler(message)
-        except Refusal as refusal:
-            await self.send_error(refusal.code, refusal.message)
-        except services.PlayError as error:
+        except PlayError as error:
             await self.send_error(error.code, error.message)
             if error.snapshot:
                 await self.send_snapshot(await service(services.current)(self.game_id, self.user))
@@ -121,22 +113,22 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def parse(self, text):
         if text is None:
-            raise Refusal("bad_json", "messages are JSON text frames")
+            raise PlayError("bad_json", "messages are JSON text frames")
         if len(text) > MAX_FRAME or len(text.encode()) > MAX_FRAME:
-            raise Refusal("too_large", f"a message is at most {MAX_FRAME} bytes")
+            raise PlayError("too_large", f"a message is at most {MAX_FRAME} bytes")
         try:
             message = json.loads(text)
         except ValueError:
-            raise Refusal("bad_json", "that is not JSON")
+            raise PlayError("bad_json", "that is not JSON")
         if not isinstance(message, dict):
-            raise Refusal("bad_json", "a message is a JSON object")
+            raise PlayError("bad_json", "a message is a JSON object")
         if not isinstance(message.get("type"), str):
-            raise Refusal("bad_message", "a message needs a 'type' (text)")
+            raise PlayError("bad_message", "a message needs a 'type' (text)")
         return message
 
     def player(self):
         if not getattr(self.user, "is_authenticated", False):
-            raise Refusal("login_required", "log in to play; visitors can only watch")
+            raise PlayError("login_required", "log in to play; visitors can only watch")
         return self.user
 
     async def on_play(self, message):
@@ -154,11 +146,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def on_rematch(self, message):
         user = self.player()
-        await self.send_all(await service(services.offer_rematch)(self.game_id, user))
+        await self.send_all(await service(rematch.offer)(self.game_id, user))
 
     async def on_decline_rematch(self, message):
         user = self.player()
-        await self.send_all(await service(services.decline_rematch)(self.game_id, user))
+        await self.send_all(await service(rematch.decline)(self.game_id, user))
 
     async def on_snapshot(self, message):
         await self.send_snapshot(await service(services.current)(self.game_id, self.user))
@@ -195,7 +187,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        self.expires = expires
         if expires is not None:
             delay = max(0.0, (expires - timezone.now()).total_seconds())
             self.timer = asyncio.create_task(
@@ -215,8 +206,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def beat(self):
         while True:
-            await asyncio.sleep(services.HEARTBEAT.total_seconds())
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
             try:
-                await service(services.still_here)(self.channel_name)
+                await service(presence.still_here)(self.channel_name)
             except Exception:
                 logger.exception("presence heartbeat of game %s failed", self.game_id)

@@ -3,6 +3,8 @@
 The position is never stored: it is always the engine's replay of the stored actions (served
 from a per-process cache of immutable engine states, see play.positions).
 """
+from typing import NamedTuple
+
 from django.conf import settings
 from django.db import models
 from django.db.models.fields.json import KeyTextTransform
@@ -12,6 +14,34 @@ from django.urls import reverse
 import games
 from play import positions
 from play.clock import TimeControl, expiry, remaining_now
+from play.labels import options_text
+
+
+class GameQuerySet(models.QuerySet):
+    def with_players(self):
+        return self.select_related("player0", "player1")
+
+    def active(self):
+        return self.filter(status=Game.ACTIVE)
+
+    def of_player(self, user):
+        return self.filter(models.Q(player0=user) | models.Q(player1=user))
+
+    def locked(self):
+        """For a change: each row read stays locked until the transaction ends (SELECT ... FOR
+        UPDATE on PostgreSQL; SQLite has no row locks, the unique (game, ply) catches a race)."""
+        return self.select_for_update(of=("self",)).with_players()
+
+
+class Seat(NamedTuple):
+    index: int      # player index: 0 for player0 (who moved first), 1 for player1
+    player: object  # the User
+    side: int       # the side they play now (Tripen's swap exchanges them)
+    side_name: str  # the engine's name of that side, e.g. "Red"
+
+    @property
+    def username(self):
+        return self.player.get_username()
 
 
 class Game(models.Model):
@@ -88,6 +118,8 @@ class Game(models.Model):
                                    name="play_game_two_players"),
         ]
 
+    objects = GameQuerySet.as_manager()
+
     def __str__(self):
         return f"{self.title} #{self.pk}: {self.player0} v {self.player1}"
 
@@ -101,6 +133,10 @@ class Game(models.Model):
     @property
     def title(self):
         return self.engine.title
+
+    @property
+    def options_text(self):
+        return options_text(self.game, self.options)
 
     @property
     def is_active(self):
@@ -126,6 +162,25 @@ class Game(models.Model):
 
     def player_of(self, side):
         return side ^ int(self.swapped)
+
+    def username(self, player_index):
+        return self.players()[player_index].get_username()
+
+    def seats(self):
+        """Both players, player0 first, with the side each plays now."""
+        sides = self.engine.sides
+        return [Seat(index, player, self.side_of(index), sides[self.side_of(index)])
+                for index, player in enumerate(self.players())]
+
+    def follow_up(self):
+        """The rematch agreed after this game, if any (none while it goes on: spare live games
+        the query)."""
+        return None if self.is_active else self.rematches.order_by("pk").first()
+
+    def player_to_move(self):
+        """The index of the player whose turn it is (None once the position is over)."""
+        side = self.state().to_move
+        return None if side is None else self.player_of(side)
 
     # -- position ----------------------------------------------------------------------------
 
@@ -167,8 +222,7 @@ class Game(models.Model):
         """The player whose clock runs (None when over or untimed)."""
         if not self.is_active or self.time_kind == "untimed":
             return None
-        side = self.state().to_move
-        return None if side is None else self.player_of(side)
+        return self.player_to_move()
 
     def expires_at(self):
         return expiry(self.time_control, self.remaining_ms, self.running, self.turn_started_at)

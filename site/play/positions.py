@@ -51,22 +51,34 @@ def key(game, ply):
 
 def state_of(game):
     """The engine state after the game's `ply_count` stored actions."""
-    ply = game.ply_count
-    state = states.get(key(game, ply))
+    return state_at(game, game.ply_count)
+
+
+def state_at(game, ply, cache=None):
+    """The engine state after the game's first `ply` stored actions, kept in `cache` (default:
+    the live positions; the archive's replays keep their own so as not to push these out).
+    Found in either cache, or one action on from the state before it, or else replayed."""
+    cache = states if cache is None else cache
+    state = cached(game, ply, cache)
     if state is not None:
         return state
-    previous = states.get(key(game, ply - 1)) if ply else None
+    previous = cached(game, ply - 1, cache) if ply else None
     if previous is not None:
-        # Usual case with several server processes: the other one stored the last action.
-        last = game.action_rows.get(ply=ply - 1).action
-        state = previous.play(last)
+        # One action on: another server process stored the last action, or a replay steps on.
+        state = previous.play(game.action_rows.get(ply=ply - 1).action)
     else:
-        actions = game.action_list()
+        actions = list(game.action_rows.filter(ply__lt=ply).order_by("ply")
+                       .values_list("action", flat=True))
         if len(actions) != ply:
-            raise RuntimeError(f"game {game.pk} has {len(actions)} action rows, ply_count {ply}")
+            raise RuntimeError(f"game {game.pk} has {len(actions)} action rows before ply {ply}")
         state = game.engine.replay(game.options, actions)
-    remember(game, state)
+    cache.put(key(game, ply), state)
     return state
+
+
+def cached(game, ply, cache):
+    k = key(game, ply)
+    return cache.get(k) or states.get(k)
 
 
 def remember(game, state, full_dict=None):

@@ -2,11 +2,11 @@
 updates follow the same filter as the list they update."""
 from django import forms
 
-import games
+from play.labels import game_titles
 
 
 def game_choices():
-    return [("", "All games")] + [(name, games.get(name).title) for name in games.names()]
+    return [("", "All games")] + game_titles()
 
 
 class WatchFilter(forms.Form):

@@ -3,9 +3,7 @@ at a time, newest first), each seen from the player's side: opponent, result, re
 from dataclasses import dataclass
 
 from django.core.paginator import Paginator
-from django.db.models import Q
 
-from lobby.models import options_text
 from play.models import Game
 
 PER_PAGE = 20
@@ -16,10 +14,13 @@ REASONS = {"normal": "played out", "resign": "resignation", "time": "time", "abo
 class Entry:
     game: Game
     opponent: object  # the other player (a User)
-    options_text: str
     result: str  # "won" | "lost" | "draw" | "aborted" | "" (in progress)
     reason: str  # how it ended, in words
     to_move: object = None  # in progress: the player to move (a User) or None
+
+    @property
+    def options_text(self):
+        return self.game.options_text
 
     @property
     def result_label(self):
@@ -27,8 +28,7 @@ class Entry:
 
 
 def games_of(player):
-    return (Game.objects.filter(Q(player0=player) | Q(player1=player))
-            .select_related("player0", "player1"))
+    return Game.objects.of_player(player).with_players()
 
 
 def result_for(game, me):
@@ -50,17 +50,16 @@ def reason_of(game):
 def entry(game, player):
     me = game.player_index(player)
     opponent = game.players()[1 - me]
-    common = {"game": game, "opponent": opponent,
-              "options_text": options_text(game.game, game.options)}
+    common = {"game": game, "opponent": opponent}
     if game.is_active:
-        side = game.state().to_move
-        mover = None if side is None else game.players()[game.player_of(side)]
-        return Entry(**common, result="", reason="", to_move=mover)
+        mover = game.player_to_move()
+        to_move = None if mover is None else game.players()[mover]
+        return Entry(**common, result="", reason="", to_move=to_move)
     return Entry(**common, result=result_for(game, me), reason=reason_of(game))
 
 
 def in_progress(player):
-    found = games_of(player).filter(status=Game.ACTIVE).order_by("-updated_at", "-pk")
+    found = games_of(player).active().order_by("-updated_at", "-pk")
     return [entry(game, player) for game in found]
 
 

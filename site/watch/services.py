@@ -15,10 +15,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from boards import svg
-from lobby.models import options_text
 from play import positions
 from play.models import Action, Connection, Game
-from play.services import STALE_AFTER
+from play.presence import STALE_AFTER
 
 # Rows on the page and in the socket's list: the newest games in progress.
 LIMIT = 60
@@ -30,13 +29,13 @@ thumbnails = positions.LRU(1024)
 
 def live_games(kind=None):
     """Games in progress, of one game (engine name) or all."""
-    found = Game.objects.filter(status=Game.ACTIVE)
+    found = Game.objects.active()
     return found.filter(game=kind) if kind else found
 
 
 def newest_first(found):
     # Rows keep their place as moves are made: the list only grows at the top.
-    return found.select_related("player0", "player1").order_by("-created_at", "-pk")
+    return found.with_players().order_by("-created_at", "-pk")
 
 
 # -- pictures ----------------------------------------------------------------------------------
@@ -58,24 +57,18 @@ def picture(game, labels=False):
 
 def row_of(game):
     """A game in progress as the Watch list shows it (JSON-ready)."""
-    state = game.state()
-    sides = game.engine.sides
-    to_move = None if state.to_move is None else game.player_of(state.to_move)
     return {
         "id": game.pk,
         "url": game.get_absolute_url(),
         "game": game.game,
         "title": game.title,
         "options": game.options,
-        "options_text": options_text(game.game, game.options),
+        "options_text": game.options_text,
         "time_control": game.time_control.text,
-        "players": [
-            {"username": player.get_username(), "side": game.side_of(index),
-             "side_name": sides[game.side_of(index)]}
-            for index, player in enumerate(game.players())
-        ],
-        "to_move": to_move,
-        "prompt": positions.state_dict(game, state)["prompt"],
+        "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name}
+                    for seat in game.seats()],
+        "to_move": game.player_to_move(),
+        "prompt": positions.state_dict(game, game.state())["prompt"],
         "ply": game.ply_count,
         "started": game.created_at.isoformat(),
         "updated": game.updated_at.isoformat(),
@@ -127,7 +120,7 @@ def liveliest(kind=None, now=None):
     otherwise every game in progress is.
     """
     now = now or timezone.now()
-    found = live_games(kind)
+    found = live_games(kind).with_players()
     best = ranked(found.filter(updated_at__gte=now - LIVELY_WINDOW), now).first()
     if best is None or best.recent_actions == 0:
         best = ranked(found, now).first()
@@ -139,13 +132,10 @@ def featured(kind=None, keep=None):
     that game is still in progress and passes the filter, else the liveliest. A featured game
     stays until it ends, so the big board does not jump between two equally busy games."""
     if keep is not None:
-        kept = live_games(kind).select_related("player0", "player1").filter(pk=keep).first()
+        kept = live_games(kind).with_players().filter(pk=keep).first()
         if kept is not None:
             return kept
-    best = liveliest(kind)
-    if best is None:
-        return None
-    return Game.objects.select_related("player0", "player1").get(pk=best.pk)
+    return liveliest(kind)
 
 
 def featured_row(kind=None, keep=None):
@@ -173,7 +163,7 @@ def totals():
 def news_of(game_id):
     """What changed about one game, for the Watch sockets: its row while it is in progress,
     its result once it has ended. None if there is no such game."""
-    game = Game.objects.select_related("player0", "player1").filter(pk=game_id).first()
+    game = Game.objects.with_players().filter(pk=game_id).first()
     if game is None:
         return None
     news = {"id": game.pk, "game": game.game, "active": game.is_active,

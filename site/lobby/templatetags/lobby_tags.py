@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 from django import template
 from django.urls import reverse
 
-from lobby import services
+from lobby import listing
 
 register = template.Library()
 
@@ -20,7 +20,6 @@ def lobby_profile(context, player):
         "player": player,
         "own": own,
         "csrf_token": context.get("csrf_token"),
-        "challenges": [services.challenge_dict(c) for c in services.pending_challenges(user)]
-        if own else [],
+        "challenges": listing.challenge_dicts(user) if own else [],
         "challenge_url": f"{reverse('lobby:play')}?{query}#new-game",
     }

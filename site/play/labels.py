@@ -1,0 +1,20 @@
+"""How the site names the games and their board options, for every page that lists games or
+offers (the lobby's seeks and challenges, the Watch list, profiles, the filters)."""
+import games
+
+
+def game_titles() -> list[tuple[str, str]]:
+    """(engine name, title) of every game, in the registry's order: choices for a form."""
+    return [(name, games.get(name).title) for name in games.names()]
+
+
+def options_text(game: str, options: dict) -> str:
+    """Board options the way players talk about them: "5×5", "hexhex side 5", "long board 5".
+    A function of the engine name and options, so an offer that is not a game yet reads the
+    same as the game it becomes."""
+    size = options.get("size")
+    if game == "colorful":
+        return f"{options.get('board', 'hexhex')} board {size}"
+    if game == "copolymer":
+        return f"hexhex side {size}"
+    return f"{size}×{size}"

@@ -1,0 +1,54 @@
+"""After the end: either player may offer a rematch; when the other accepts, a new game starts
+with the same game, options and time control, and the other player moving first. At most one
+rematch follows a game: asking again once it exists just points to it."""
+from play import broadcast
+from play.services import PlayError, change, require_player, start_game
+
+
+def offer(game_id, user):
+    """Offer a rematch, or accept the opponent's standing offer."""
+    return change(game_id, user, _offer)
+
+
+def decline(game_id, user):
+    """Decline the opponent's offer, or withdraw one's own."""
+    return change(game_id, user, _decline)
+
+
+def _offer(game, me, now):
+    require_player(me)
+    if game.is_active:
+        raise PlayError("not_allowed", "a rematch can be offered once the game is over")
+    follow_up = game.follow_up()
+    if follow_up is not None:
+        return [started(follow_up)]
+    if game.rematch_offer is None:
+        _set_offer(game, me)
+        return []
+    if game.rematch_offer == me:
+        return [{"type": "rematch", "offered_by": me}]  # already standing: just a reminder
+    follow_up = start_game(game=game.game, options=game.options,
+                           players=(game.player1, game.player0),
+                           time_control=game.time_control, rematch_of=game)
+    game.rematch_offer = None
+    game.save(update_fields=["rematch_offer", "updated_at"])
+    broadcast.to_game(game.pk, started(follow_up))
+    return []
+
+
+def _decline(game, me, now):
+    require_player(me)
+    if game.rematch_offer is None:
+        raise PlayError("not_allowed", "there is no rematch offer to decline")
+    _set_offer(game, None)
+    return []
+
+
+def _set_offer(game, offered_by):
+    game.rematch_offer = offered_by
+    game.save(update_fields=["rematch_offer", "updated_at"])
+    broadcast.to_game(game.pk, {"type": "rematch", "offered_by": offered_by})
+
+
+def started(follow_up):
+    return {"type": "rematch_started", "url": follow_up.get_absolute_url(), "id": follow_up.pk}

@@ -1,0 +1,73 @@
+"""What a client is told about a game: the full snapshot it draws from, and the clock and
+result objects that the action and end messages carry too (docs/protocol.md)."""
+from django.utils import timezone
+
+from play import positions
+from play.models import Game
+from play.presence import presence_of
+
+
+def iso(moment):
+    return moment.isoformat() if moment is not None else None
+
+
+def exists(game_id):
+    return Game.objects.filter(pk=game_id).exists()
+
+
+def load(game_id):
+    return Game.objects.with_players().get(pk=game_id)
+
+
+def result_of(game):
+    if game.is_active:
+        return None
+    return {"winner": game.winner, "reason": game.reason, "text": game.result_text}
+
+
+def clocks_of(game, now):
+    running = game.running
+    return {
+        "remaining_ms": game.remaining_at(now) if game.time_control.is_realtime else None,
+        "running": running,
+        "deadline": iso(game.deadline),
+        "turn_started_at": iso(game.turn_started_at if running is not None else None),
+        "server_time": iso(now),
+    }
+
+
+def rematch_status(game):
+    """The standing offer, if any, and the rematch that followed, if any."""
+    follow_up = game.follow_up()
+    return {"offered_by": game.rematch_offer,
+            "url": follow_up.get_absolute_url() if follow_up else None}
+
+
+def snapshot(game, user=None, now=None, presence=None):
+    """Everything a client needs to draw the game from scratch. `presence`: when the caller
+    has just counted it."""
+    now = now or timezone.now()
+    state = game.state()
+    presence = presence or presence_of(game, now)
+    return {
+        "id": game.pk,
+        "url": game.get_absolute_url(),
+        "game": game.game,
+        "title": game.title,
+        "options": game.options,
+        "players": [
+            {"username": seat.username, "side": seat.side,
+             "online": presence["players_online"][seat.index]}
+            for seat in game.seats()
+        ],
+        "swapped": game.swapped,
+        "you": game.player_index(user),
+        "time_control": game.time_control.to_dict(),
+        "clocks": clocks_of(game, now),
+        "status": game.status,
+        "result": result_of(game),
+        "actions": list(state.actions),
+        "state": positions.state_dict(game, state),
+        "presence": presence,
+        "rematch": rematch_status(game),
+    }
