@@ -11,9 +11,6 @@ from collections import OrderedDict
 from threading import Lock
 
 SIZE = 512
-# Board data identical in every position of a game: sent in snapshots, left out of the
-# per-action messages (Tripen's pose polygons are most of its to_dict()).
-STATIC_BOARD_KEYS = ("poses",)
 
 
 class LRU:
@@ -98,11 +95,13 @@ def state_dict(game, state):
     return d
 
 
-def lean(full_dict):
-    """to_dict() without the static board data, for the messages sent after every action."""
-    board = {k: v for k, v in full_dict["board"].items() if k not in STATIC_BOARD_KEYS}
+def lean(state, full_dict):
+    """to_dict() without the board data that never changes in a game (the engine's
+    static_board_keys: geometry, labels, Tripen's pose polygons), for the messages sent after
+    every action; clients keep it from their snapshot."""
+    board = {k: v for k, v in full_dict["board"].items() if k not in state.static_board_keys}
     return {**full_dict, "board": board}
 
 
 def live_dict(game, state):
-    return lean(state_dict(game, state))
+    return lean(state, state_dict(game, state))

@@ -190,7 +190,7 @@ def _play(game, me, now, ply, action):
     transaction.on_commit(lambda: positions.remember(game, after, full))
     broadcast.to_game(game.pk, {
         "type": "action", "ply": ply, "action": canonical, "player": me,
-        "swapped": game.swapped, "state": positions.lean(full),
+        "swapped": game.swapped, "state": positions.lean(after, full),
         "clocks": clocks_of(game, now), "result": result_of(game)})
     broadcast.announce(game, "action", ply=ply)
     if after.is_over:

@@ -53,12 +53,6 @@ export class Clocks {
     this.onTick();
   }
 
-  stop() {
-    if (this.report) this.report = { ...this.report, running: null };
-    clearInterval(this.timer);
-    this.timer = null;
-  }
-
   get running() {
     const running = this.report ? this.report.running : null;
     return running === undefined ? null : running;

@@ -2,47 +2,20 @@
 // over /ws/lobby/ (a push channel: see docs/lobby-protocol.md), sends the page's forms with
 // fetch so the socket stays open, and follows "game_started" to the new game's page.
 // Without this script the page still works: forms post normally and the server redirects.
+import { byId as $, el } from "./dom.js";
+import { csrfToken, postForJson } from "./http.js";
+import { ReconnectingSocket, socketUrl } from "./socket.js";
 
-const config = JSON.parse(document.getElementById("lobby-config").textContent);
+const config = JSON.parse($("lobby-config").textContent);
 const you = config.you;
-const PING_MS = 25_000;
-const MAX_BACKOFF_MS = 15_000;
+const FRESH_MS = 2500;
+const NOTICE_MS = 8000;
 
-const seekList = document.getElementById("seek-list");
-const seekEmpty = document.getElementById("seek-empty");
-const challengeList = document.getElementById("challenge-list");
-const challengeEmpty = document.getElementById("challenge-empty");
-const statusLine = document.getElementById("lobby-status");
-const notice = document.getElementById("lobby-notice");
-const newGame = document.getElementById("new-game");
+const statusLine = $("lobby-status");
+const notice = $("lobby-notice");
+const newGame = $("new-game");
 
-// -- small DOM helpers ------------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
-
-function csrfToken() {
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-  if (input) return input.value;
-  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return match ? decodeURIComponent(match[1]) : "";
-}
-
-function actionForm(url, label, secondary) {
-  const button = el("button", { type: "submit", class: secondary ? "button secondary small" : "button small" }, label);
-  return el("form", { method: "post", action: url, class: "lobby-action" },
-    el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }), button);
-}
+// -- notices ----------------------------------------------------------------------------------
 
 let noticeTimer = null;
 
@@ -52,10 +25,69 @@ function showNotice(text, kind = "info", sticky = false) {
   notice.className = `lobby-notice message ${kind}`;
   notice.hidden = false;
   clearTimeout(noticeTimer);
-  if (!sticky) noticeTimer = setTimeout(() => { notice.hidden = true; }, 8000);
+  if (!sticky) noticeTimer = setTimeout(() => { notice.hidden = true; }, NOTICE_MS);
 }
 
-// -- seeks --------------------------------------------------------------------------------------
+// -- the lists: open seeks, challenges --------------------------------------------------------
+
+// The page's POST actions, as lobby.js builds them for rows that arrive by the socket (the
+// server renders the same forms in templates/lobby/).
+function actionForm(url, label, secondary) {
+  const button = el("button", { type: "submit", class: secondary ? "button secondary small" : "button small" }, label);
+  return el("form", { method: "post", action: url, class: "lobby-action" },
+    el("input", { type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken() }), button);
+}
+
+// A list the socket keeps current, by id: `build(item)` makes an entry with data-<key>
+// (seekId, challengeId) from the server's dict; the `empty` note shows when there is none.
+// On a page without the list (the challenges page has no seeks) it does nothing.
+class LiveList {
+  constructor(list, empty, key, build) {
+    this.list = list;
+    this.empty = empty;
+    this.key = key;
+    this.build = build;
+  }
+
+  find(id) {
+    if (!this.list) return null;
+    return [...this.list.children].find((node) => node.dataset[this.key] === String(id)) || null;
+  }
+
+  // A new entry catches the eye for a moment (not those of a snapshot).
+  add(item, fresh = true) {
+    if (!this.list) return;
+    const node = this.build(item);
+    const old = this.find(item.id);
+    if (old) old.replaceWith(node);
+    else {
+      this.list.append(node);
+      if (fresh) flash(node);
+    }
+    this.countChanged();
+  }
+
+  remove(id) {
+    const node = this.find(id);
+    if (node) node.remove();
+    this.countChanged();
+  }
+
+  replace(items) {
+    if (!this.list) return;
+    this.list.replaceChildren(...items.map(this.build));
+    this.countChanged();
+  }
+
+  countChanged() {
+    if (this.list && this.empty) this.empty.hidden = this.list.children.length > 0;
+  }
+}
+
+function flash(node) {
+  node.classList.add("fresh");
+  setTimeout(() => node.classList.remove("fresh"), FRESH_MS);
+}
 
 function seekRow(seek) {
   const mine = seek.owner === you;
@@ -72,39 +104,6 @@ function seekRow(seek) {
     el("td", { class: "seek-side" }, seek.side_text),
     el("td", { class: "seek-act" }, act));
 }
-
-function findSeek(id) {
-  return seekList && seekList.querySelector(`tr[data-seek-id="${Number(id)}"]`);
-}
-
-function addSeek(seek, fresh = true) {
-  if (!seekList) return;
-  const row = seekRow(seek);
-  const old = findSeek(seek.id);
-  if (old) old.replaceWith(row);
-  else {
-    seekList.append(row);
-    if (fresh) flash(row);
-  }
-  seekCountChanged();
-}
-
-function removeSeek(id) {
-  const row = findSeek(id);
-  if (row) row.remove();
-  seekCountChanged();
-}
-
-function seekCountChanged() {
-  if (seekEmpty) seekEmpty.hidden = seekList.children.length > 0;
-}
-
-function flash(node) {
-  node.classList.add("fresh");
-  setTimeout(() => node.classList.remove("fresh"), 2500);
-}
-
-// -- challenges -----------------------------------------------------------------------------
 
 function challengeItem(challenge) {
   const incoming = challenge.to === you;
@@ -124,66 +123,37 @@ function challengeItem(challenge) {
     dataset: { challengeId: String(challenge.id) } }, text, act);
 }
 
-function findChallenge(id) {
-  return challengeList && challengeList.querySelector(`li[data-challenge-id="${Number(id)}"]`);
-}
-
-function addChallenge(challenge, fresh = true) {
-  if (!challengeList) return;
-  const item = challengeItem(challenge);
-  const old = findChallenge(challenge.id);
-  if (old) old.replaceWith(item);
-  else {
-    challengeList.append(item);
-    if (fresh) flash(item);
-  }
-  challengeCountChanged();
-}
-
-function removeChallenge(id) {
-  const item = findChallenge(id);
-  if (item) item.remove();
-  challengeCountChanged();
-}
-
-function challengeCountChanged() {
-  if (challengeEmpty) challengeEmpty.hidden = challengeList.children.length > 0;
-}
+const seeks = new LiveList($("seek-list"), $("seek-empty"), "seekId", seekRow);
+const challenges = new LiveList($("challenge-list"), $("challenge-empty"), "challengeId", challengeItem);
 
 // -- the socket -------------------------------------------------------------------------------
 
 const handlers = {
   snapshot(message) {
-    if (seekList) {
-      seekList.replaceChildren();
-      for (const seek of message.seeks) addSeek(seek, false);
-      seekCountChanged();
-    }
-    if (challengeList) {
-      challengeList.replaceChildren();
-      for (const challenge of message.challenges) addChallenge(challenge, false);
-      challengeCountChanged();
-    }
+    seeks.replace(message.seeks || []);
+    challenges.replace(message.challenges || []);
   },
-  seek_added(message) { addSeek(message.seek); },
-  seek_removed(message) { removeSeek(message.id); },
-  challenge_added(message) {
-    const fresh = !findChallenge(message.challenge.id);
-    addChallenge(message.challenge);
-    if (fresh && message.challenge.to === you) {
-      const c = message.challenge;
-      showNotice(`${c.from} challenges you to ${c.game_title} (${c.options_text}, ${c.time_control.text}).`, "info", true);
+  seek_added(message) { seeks.add(message.seek); },
+  seek_removed(message) { seeks.remove(message.id); },
+  challenge_added({ challenge }) {
+    const fresh = !challenges.find(challenge.id);
+    challenges.add(challenge);
+    if (fresh && challenge.to === you) {
+      showNotice(`${challenge.from} challenges you to ${challenge.game_title} `
+        + `(${challenge.options_text}, ${challenge.time_control.text}).`, "info", true);
     }
   },
   challenge_removed(message) {
-    const item = findChallenge(message.id);
-    const incoming = item && item.classList.contains("incoming");
-    removeChallenge(message.id);
+    const item = challenges.find(message.id);
+    challenges.remove(message.id);
+    if (!item) return;
     // Tell the other party what happened; the one who acted already knows.
-    if (item && message.reason === "declined" && !incoming) {
-      showNotice(`${item.querySelector("strong").textContent} declined your challenge.`, "info");
-    } else if (item && message.reason === "withdrawn" && incoming) {
-      showNotice(`${item.querySelector("strong").textContent} withdrew their challenge.`, "info");
+    const incoming = item.classList.contains("incoming");
+    const name = item.querySelector("strong").textContent;
+    if (message.reason === "declined" && !incoming) {
+      showNotice(`${name} declined your challenge.`, "info");
+    } else if (message.reason === "withdrawn" && incoming) {
+      showNotice(`${name} withdrew their challenge.`, "info");
     }
   },
   game_started(message) {
@@ -194,41 +164,23 @@ const handlers = {
   error(message) { console.warn("lobby:", message.code, message.message); },
 };
 
-let socket = null;
-let backoff = 1000;
-let pingTimer = null;
+let everOpen = false;
 
-function setStatus(state, text) {
+function showStatus(status) {
   if (!statusLine) return;
-  statusLine.dataset.state = state;
-  statusLine.textContent = text;
+  if (status === "open") everOpen = true;
+  statusLine.dataset.state = status === "open" ? "live" : "offline";
+  if (status === "open") statusLine.textContent = "Live: seeks and challenges update by themselves.";
+  else statusLine.textContent = everOpen ? "Reconnecting…" : "Connecting…";
 }
 
-function connect() {
-  if (!socket) setStatus("offline", "Connecting…");
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${window.location.host}${config.socket}`);
-  socket.addEventListener("open", () => {
-    backoff = 1000;
-    setStatus("live", "Live: seeks and challenges update by themselves.");
-    clearInterval(pingTimer);
-    pingTimer = setInterval(() => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-    }, PING_MS);
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try { message = JSON.parse(event.data); } catch { return; }
+const socket = new ReconnectingSocket(socketUrl(config.socket), {
+  onMessage(message) {
     const handle = handlers[message.type];
     if (handle) handle(message);
-  });
-  socket.addEventListener("close", () => {
-    clearInterval(pingTimer);
-    setStatus("offline", "Reconnecting…");
-    setTimeout(connect, backoff);
-    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-  });
-}
+  },
+  onStatus: showStatus,
+});
 
 // -- actions: every form on the page posts with fetch -------------------------------------------
 
@@ -255,15 +207,10 @@ async function submit(form, submitter) {
   const url = (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action");
   const buttons = form.querySelectorAll("button");
   buttons.forEach((b) => { b.disabled = true; });
-  let response, data;
+  let response;
+  let data;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      body: new FormData(form),
-      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-      credentials: "same-origin",
-    });
-    data = await response.json();
+    ({ response, data } = await postForJson(url, new FormData(form)));
   } catch {
     showNotice("The server did not answer: please try again.", "error");
     return;
@@ -282,8 +229,8 @@ async function submit(form, submitter) {
 function succeeded(form, data) {
   if (data.redirect) return window.location.assign(data.redirect);
   showNotice(data.message, "success");
-  if (data.seek) addSeek(data.seek);
-  if (data.challenge) addChallenge(data.challenge);
+  if (data.seek) seeks.add(data.seek);
+  if (data.challenge) challenges.add(data.challenge);
   if (form === newGame) {
     form.querySelector("[name=opponent]").value = "";
     updateChallengeButton();
@@ -294,9 +241,9 @@ function succeeded(form, data) {
 
 function dropItemOf(form) {
   const row = form.closest("[data-seek-id]");
-  if (row) removeSeek(row.dataset.seekId);
+  if (row) seeks.remove(row.dataset.seekId);
   const item = form.closest("[data-challenge-id]");
-  if (item) removeChallenge(item.dataset.challengeId);
+  if (item) challenges.remove(item.dataset.challengeId);
 }
 
 document.addEventListener("submit", (event) => {
@@ -346,7 +293,7 @@ function restrictOptions(game) {
 }
 
 function updateChallengeButton() {
-  const button = document.getElementById("challenge-button");
+  const button = $("challenge-button");
   const name = newGame.querySelector("[name=opponent]").value.trim();
   button.textContent = name ? `Challenge ${name}` : "Challenge";
 }
@@ -358,11 +305,11 @@ if (newGame) {
   newGame.querySelector("[name=opponent]").addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
-      document.getElementById("challenge-button").click();
+      $("challenge-button").click();
     }
   });
   showChosen();
   updateChallengeButton();
 }
 
-connect();
+socket.connect();

@@ -23,7 +23,7 @@ function sideFrom(index, action) {
 
 // [{number, side, actions: [...]}]: consecutive actions of one side form a turn. A swap is a
 // turn of its own: the side that swaps also moves next, but as the other person.
-export function turnsOf(state) {
+function turnsOf(state) {
   const index = boardIndex(state.board);
   const turns = [];
   for (const action of state.actions) {
@@ -44,18 +44,23 @@ export function bothActed(state) {
   return sides.has(0) && sides.has(1);
 }
 
-function actionNode(action) {
-  const span = document.createElement("span");
-  span.className = "act";
+// Each action is a button that shows the position after it: action i (0-based) is ply i + 1.
+function actionNode(action, ply) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "act";
   const colour = /^([RPBG])@/.exec(action);
-  if (colour) span.classList.add(`colour-${colour[1]}`);
-  span.textContent = action;
-  return span;
+  if (colour) button.classList.add(`colour-${colour[1]}`);
+  button.dataset.ply = String(ply);
+  button.title = `Show the position after action ${ply}`;
+  button.textContent = action;
+  return button;
 }
 
 export function renderMoveList(list, state) {
   const turns = turnsOf(state);
   const stickToEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  let ply = 0;
   list.replaceChildren(...turns.map((turn, i) => {
     const item = document.createElement("li");
     item.className = `turn side-${turn.side}`;
@@ -68,10 +73,36 @@ export function renderMoveList(list, state) {
     chip.title = state.sides[turn.side] || "";
     const actions = document.createElement("span");
     actions.className = "acts";
-    actions.append(...turn.actions.map(actionNode));
+    actions.append(...turn.actions.map((action) => actionNode(action, ++ply)));
     item.append(number, chip, actions);
     return item;
   }));
   if (stickToEnd || turns.length <= 1) list.scrollTop = list.scrollHeight;
   return turns;
+}
+
+// Marks the action whose position is on screen (none at ply 0). The list scrolls to it only
+// when that ply changes, not at every redraw: the reader may be looking further up.
+export function markCurrent(list, ply) {
+  let current = null;
+  for (const act of list.querySelectorAll(".act")) {
+    const on = act.dataset.ply === String(ply);
+    if (act.classList.contains("current") !== on) act.classList.toggle("current", on);
+    if (on) {
+      act.setAttribute("aria-current", "step");
+      current = act;
+    } else {
+      act.removeAttribute("aria-current");
+    }
+  }
+  if (current && list.dataset.marked !== String(ply)) keepInView(list, current);
+  list.dataset.marked = String(ply);
+}
+
+// Scrolls the list (not the page) so that `item` is visible.
+function keepInView(list, item) {
+  const frame = list.getBoundingClientRect();
+  const box = item.getBoundingClientRect();
+  if (box.top < frame.top) list.scrollTop -= frame.top - box.top;
+  else if (box.bottom > frame.bottom) list.scrollTop += box.bottom - frame.bottom;
 }

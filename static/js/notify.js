@@ -9,7 +9,9 @@
 // While the page shows a live game, nothing here moves the player elsewhere or takes the
 // focus: a started game is offered as a link, a challenge waits for a click.
 
-import { ReconnectingSocket } from "./socket.js";
+import { el } from "./dom.js";
+import { postForJson } from "./http.js";
+import { ReconnectingSocket, socketUrl } from "./socket.js";
 
 const SOCKET_PATH = "/ws/notify/";
 const CHALLENGES_PAGE = "/play/challenges/";
@@ -22,19 +24,7 @@ let you = null;
 const known = new Map(); // id -> challenge: this player's pending challenges, sent and received
 const toasts = new Map(); // key ("challenge-7", "game-12", ...) -> toast element
 
-// -- DOM --------------------------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) {
-    if (child !== null && child !== undefined) node.append(child);
-  }
-  return node;
-}
+// -- the shelf and the header badge ------------------------------------------------------------
 
 const shelf = el("section", { class: "notify-shelf", "aria-label": "Notifications" });
 document.body.append(shelf);
@@ -52,7 +42,7 @@ function showBadge() {
   badge.hidden = waiting === 0;
   const words = `${waiting} challenge${waiting === 1 ? "" : "s"} waiting`;
   badge.replaceChildren(el("span", { "aria-hidden": "true" }, `⚔ ${waiting}`),
-    el("span", { class: "notify-sr" }, words));
+    el("span", { class: "visually-hidden" }, words));
   badge.title = words;
 }
 
@@ -165,13 +155,6 @@ function showWaiting(fresh) {
   });
 }
 
-function csrfToken() {
-  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-  if (input) return input.value;
-  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return match ? decodeURIComponent(match[1]) : "";
-}
-
 // Accept or decline through the lobby's own POST actions (their JSON answers).
 async function respond(key, challenge, url) {
   const node = toasts.get(key);
@@ -179,12 +162,7 @@ async function respond(key, challenge, url) {
   buttons.forEach((b) => { b.disabled = true; });
   let data;
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() },
-      credentials: "same-origin",
-    });
-    data = await response.json();
+    ({ data } = await postForJson(url));
   } catch {
     buttons.forEach((b) => { b.disabled = false; });
     notice(`${key}-failed`, "error", "The server did not answer: please try again.");
@@ -255,8 +233,7 @@ const handlers = {
   error(message) { console.warn("notify:", message.code, message.message); },
 };
 
-const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-const socket = new ReconnectingSocket(`${scheme}://${window.location.host}${SOCKET_PATH}`, {
+const socket = new ReconnectingSocket(socketUrl(SOCKET_PATH), {
   onMessage(message) {
     const handle = handlers[message.type];
     if (handle) handle(message);

@@ -9,23 +9,30 @@ const PING_EVERY_MS = 25000;
 // browser has not noticed yet (a laptop waking from sleep, a dropped Wi-Fi).
 const SILENCE_LIMIT_MS = 65000;
 
+// The site's websocket address for `path` ("/ws/game/12/"), over TLS when the page is.
+export function socketUrl(path) {
+  const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${window.location.host}${path}`;
+}
+
 export class ReconnectingSocket {
-  constructor(url, { onMessage, onStatus, onOpen }) {
+  constructor(url, { onMessage, onStatus }) {
     this.url = url;
     this.onMessage = onMessage;
     this.onStatus = onStatus || (() => {});
-    this.onOpen = onOpen || (() => {});
     this.attempt = 0;
     this.ws = null;
     this.timer = null;
     this.pinger = null;
     this.lastHeard = 0;
     this.stopped = false;
-    window.addEventListener("online", () => this.reconnectNow());
-    window.addEventListener("offline", () => this.status("offline"));
-    document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.checkAlive();
-    });
+    this.unlisten = [
+      listen(window, "online", () => this.reconnectNow()),
+      listen(window, "offline", () => this.status("offline")),
+      listen(document, "visibilitychange", () => {
+        if (document.visibilityState === "visible") this.checkAlive();
+      }),
+    ];
   }
 
   connect() {
@@ -40,7 +47,6 @@ export class ReconnectingSocket {
       this.lastHeard = Date.now();
       this.status("open");
       this.startPinging();
-      this.onOpen();
     });
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
@@ -122,14 +128,22 @@ export class ReconnectingSocket {
     this.pinger = null;
   }
 
+  // For good: the Watch page stops the previous featured game's socket when it features
+  // another.
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
     this.drop();
+    for (const remove of this.unlisten) remove();
     this.status("closed");
   }
 
   status(name, delay = 0) {
     this.onStatus(name, delay);
   }
+}
+
+function listen(target, type, handler) {
+  target.addEventListener(type, handler);
+  return () => target.removeEventListener(type, handler);
 }

@@ -3,14 +3,18 @@
 // replaces and removes them), and shows the featured game on a live board fed by that game's
 // own socket /ws/game/<id>/, as any spectator's. The watch socket says which game to feature;
 // when the featured game ends it names the next one. Protocol: site/watch/consumers.py.
-import { ReconnectingSocket } from "./socket.js";
+import { loadBoard } from "./boards/index.js";
+import { SVG_NS } from "./boards/svg.js";
+import { byId as $, el } from "./dom.js";
+import {
+  applyAction, applyEnd, gameSocketPath, isLive, playerOfSide, sideOfPlayer,
+} from "./live-game.js";
+import { ReconnectingSocket, socketUrl } from "./socket.js";
 
-const $ = (id) => document.getElementById(id);
 const page = $("watch-page");
 const rowsList = $("rows");
 const kind = page.dataset.game || "";
 const limit = Number(page.dataset.limit) || 60;
-const scheme = location.protocol === "https:" ? "wss:" : "ws:";
 
 // ---------------------------------------------------------------- the list
 
@@ -87,7 +91,7 @@ function watchUrl() {
   // A reconnect keeps the board it shows while that game is in progress.
   if (featured.id) params.set("featured", String(featured.id));
   const query = params.toString();
-  return `${scheme}//${location.host}/ws/watch/${query ? "?" + query : ""}`;
+  return socketUrl(`/ws/watch/${query ? "?" + query : ""}`);
 }
 
 const watchHandlers = {
@@ -142,7 +146,7 @@ function feature(row, ended) {
   $("featured-none").hidden = id !== null;
   if (id === null) return;
   showFeaturedRow(row);
-  featured.socket = new ReconnectingSocket(`${scheme}//${location.host}/ws/game/${id}/`, {
+  featured.socket = new ReconnectingSocket(socketUrl(gameSocketPath(id)), {
     onMessage: (message) => receiveGame(id, message),
   });
   featured.socket.connect();
@@ -183,24 +187,12 @@ function showFeaturedRow(row) {
 }
 
 function renderPlayers(players, toMove) {
-  const list = $("featured-players");
-  list.replaceChildren(...players.map((player, i) => {
-    const item = document.createElement("li");
-    item.className = "featured-player";
-    item.dataset.player = String(i);
-    item.classList.toggle("to-move", toMove === i);
-    const chip = document.createElement("span");
-    chip.className = `chip side-${player.side}`;
-    const name = document.createElement("a");
-    name.className = "name";
-    name.href = `/u/${encodeURIComponent(player.username)}/`;
-    name.textContent = player.username;
-    const side = document.createElement("span");
-    side.className = "muted side-name";
-    side.textContent = player.side_name;
-    item.append(chip, " ", name, " ", side);
-    return item;
-  }));
+  $("featured-players").replaceChildren(...players.map((player, i) => el("li", {
+    class: `featured-player${toMove === i ? " to-move" : ""}`, dataset: { player: String(i) },
+  },
+  el("span", { class: `chip side-${player.side}`, "aria-hidden": "true" }), " ",
+  el("a", { class: "name", href: `/u/${encodeURIComponent(player.username)}/` }, player.username),
+  " ", el("span", { class: "muted side-name" }, player.side_name))));
 }
 
 function showMoves(ply) {
@@ -215,26 +207,14 @@ const gameHandlers = {
     renderFeatured();
   },
   action(message) {
-    const game = featured.game;
-    if (!game || message.ply < game.state.ply) return; // no snapshot yet, or seen already
-    if (message.ply > game.state.ply) {
-      featured.socket.send({ type: "snapshot" }); // a gap: start again from a snapshot
-      return;
-    }
-    game.state = withStaticBoard(message.state);
-    if (typeof message.swapped === "boolean") game.swapped = message.swapped;
-    if (message.result) {
-      game.result = message.result;
-      game.status = "finished";
-    }
-    renderFeatured();
+    if (!featured.game) return; // its snapshot comes first
+    const outcome = applyAction(featured.game, message);
+    if (outcome === "gap") featured.socket.send({ type: "snapshot" }); // start again from one
+    if (outcome === "applied") renderFeatured();
   },
   end(message) {
-    const game = featured.game;
-    if (!game) return;
-    game.state = withStaticBoard(message.state);
-    game.result = message.result;
-    game.status = message.result && message.result.reason === "abort" ? "aborted" : "finished";
+    if (!featured.game) return;
+    applyEnd(featured.game, message);
     renderFeatured();
   },
   presence(message) {
@@ -251,32 +231,21 @@ function receiveGame(id, message) {
   if (handler) handler(message);
 }
 
-// Messages after an action leave out board data that never changes (Tripen's pose polygons).
-function withStaticBoard(state) {
-  return { ...state, board: { ...featured.game.state.board, ...state.board } };
-}
-
 function showWatchers(count) {
   const n = count || 0;
   $("featured-watchers").textContent = `${n} watching`;
 }
 
-// The side a player plays now: a Tripen swap exchanges the players' colours. The mapping is
-// its own inverse, so it also gives the player who plays a side.
-function sideOf(game, index) {
-  return game.swapped ? 1 - index : index;
-}
-const playerOf = sideOf;
-
 async function renderFeatured() {
   const game = featured.game;
   const id = featured.id;
   const state = game.state;
-  const playing = game.status === "active" && !state.is_over;
-  const toMove = playing && state.to_move !== null ? playerOf(game, state.to_move) : null;
-  renderPlayers(game.players.map((player, i) => ({
-    username: player.username, side: sideOf(game, i), side_name: state.sides[sideOf(game, i)],
-  })), toMove);
+  const playing = isLive(game);
+  const toMove = playing && state.to_move !== null ? playerOfSide(game, state.to_move) : null;
+  renderPlayers(game.players.map((player, i) => {
+    const side = sideOfPlayer(game, i);
+    return { username: player.username, side, side_name: state.sides[side] };
+  }), toMove);
   const prompt = $("featured-prompt");
   prompt.textContent = playing ? state.prompt : (game.result && game.result.text) || state.result || "Game over";
   prompt.classList.toggle("over", !playing);
@@ -290,13 +259,13 @@ async function drawBoard(id, game) {
   if (!featured.board || featured.boardKind !== boardKind) {
     let module;
     try {
-      module = await import(new URL(`./boards/${boardKind}.js`, import.meta.url).href);
+      module = await loadBoard(boardKind);
     } catch (error) {
       return; // the server's picture stays
     }
     if (id !== featured.id || featured.game !== game) return; // switched meanwhile
     if (!featured.board || featured.boardKind !== boardKind) {
-      const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      const svg = document.createElementNS(SVG_NS, "svg");
       svg.setAttribute("class", "live-board");
       svg.setAttribute("id", "featured-board");
       svg.setAttribute("role", "img");
@@ -309,10 +278,6 @@ async function drawBoard(id, game) {
     }
   }
   featured.board.render(game.state, { interactive: false });
-  const box = featured.svg.viewBox.baseVal;
-  const [w, h] = box && box.width ? [box.width, box.height] : game.state.board.viewbox.slice(2);
-  featured.svg.style.setProperty("--board-aspect", `${w} / ${h}`);
-  featured.svg.style.setProperty("--board-ratio", String(w / h));
   featured.svg.dataset.ply = String(game.state.ply);
 }
 

@@ -19,7 +19,8 @@
 // the legal ones enabled. From the keyboard: Tab to a cell, Enter or Space opens the same
 // picker, Escape closes it.
 
-import { el, points, setViewBox, drawLabels } from "./svg.js";
+import { isTyping } from "../dom.js";
+import { el, points, setViewBox, fitViewBox, drawLabels, isActivationKey } from "./svg.js";
 
 const POSES = [0, 1, 2, 3, 4, 5];
 const HATCH_ID = "tripen-refused-hatch";
@@ -64,11 +65,6 @@ function centroid(polygon) {
   ];
 }
 
-function isEditable(target) {
-  return target instanceof Element
-    && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
-
 class TripenBoard {
   constructor(svg, onAction, game) {
     this.svg = svg;
@@ -111,9 +107,13 @@ class TripenBoard {
     this.board = state.board;
     this.cellByName = new Map(this.board.cells.map((cell) => [cell.name, cell]));
     const key = JSON.stringify([this.board.size, this.board.viewbox]);
-    if (key !== this.layoutKey) this.drawLayout(key);
+    const fresh = key !== this.layoutKey;
+    if (fresh) this.drawLayout(key);
     this.drawTokens();
     this.markLegalCells();
+    // Framed like the hex and square boards: the drawing's own extent, not the engine's
+    // viewbox (which leaves room the labels do not use).
+    if (fresh) fitViewBox(this.svg, this.board.viewbox, { parts: this.framed });
     this.svg.classList.toggle("interactive", Boolean(this.view.interactive));
     this.svg.dataset.ply = state.ply;
     if (this.view.interactive) {
@@ -137,7 +137,7 @@ class TripenBoard {
     const cells = el("g", { class: "cells" }, svg);
     this.cellShapes = new Map();
     for (const cell of board.cells) {
-      const shape = el("polygon", { class: "cell", "data-cell": cell.name,
+      const shape = el("polygon", { class: "cell", "data-cell": cell.name, "aria-label": cell.name,
         points: points(cell.hexagon) }, cells);
       this.cellShapes.set(cell.name, shape);
     }
@@ -151,7 +151,9 @@ class TripenBoard {
     this.tokenLayer = el("g", { class: "tokens" }, svg);
     this.ghostShape = el("polygon", { class: "ghost", visibility: "hidden",
       "aria-hidden": "true" }, svg);
-    drawLabels(el("g", { class: "labels", "aria-hidden": "true" }, svg), board.labels || []);
+    const labels = el("g", { class: "labels", "aria-hidden": "true" }, svg);
+    drawLabels(labels, board.labels || []);
+    this.framed = [cells, borders, labels];
   }
 
   // Diagonal red stripes: a refused ghost must read as "no" even when the mover is Red.
@@ -180,9 +182,16 @@ class TripenBoard {
     const open = new Set([...this.legal].map((action) => action.split("/")[0]));
     for (const [name, shape] of this.cellShapes) {
       shape.classList.toggle("legal", open.has(name));
-      // Keyboard players reach the cells where a token can go.
-      if (open.has(name)) shape.setAttribute("tabindex", "0");
-      else shape.removeAttribute("tabindex");
+      // Keyboard players reach the cells where a token can go; Enter opens the pose picker.
+      if (open.has(name)) {
+        shape.setAttribute("tabindex", "0");
+        shape.setAttribute("role", "button");
+        shape.setAttribute("aria-haspopup", "dialog");
+      } else {
+        shape.removeAttribute("tabindex");
+        shape.removeAttribute("role");
+        shape.removeAttribute("aria-haspopup");
+      }
     }
   }
 
@@ -299,7 +308,7 @@ class TripenBoard {
       if (inside) cell?.focus();
     }
     if (event.key.toLowerCase() !== "r" || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (isEditable(event.target)) return;
+    if (isTyping(event.target)) return;
     if (this.turn(event.shiftKey ? -1 : 1)) event.preventDefault();
   }
 
@@ -318,7 +327,7 @@ class TripenBoard {
   }
 
   onCellKey(event) {
-    if (event.key !== "Enter" && event.key !== " ") return;
+    if (!isActivationKey(event)) return;
     const name = event.target.dataset?.cell;
     if (!name || !this.view.interactive) return;
     event.preventDefault();

@@ -1,0 +1,68 @@
+// The game page's player cards: name, side, presence, the side's count or scores, and the
+// clocks, which tick locally between the server's reports (static/js/clock.js).
+import { Clocks, formatClock, formatSpan } from "../clock.js";
+import { byId as $ } from "../dom.js";
+import { isLive, sideOfPlayer } from "../live-game.js";
+
+const COUNT_NOUN = { copolymer: "cells", hadron: "tiles" };
+// Under this a running clock turns red.
+const LOW_TIME_MS = 20000;
+
+function cards() {
+  return document.querySelectorAll("#players .player");
+}
+
+export function renderPlayers(game) {
+  const online = (game.presence && game.presence.players_online) || [];
+  const live = isLive(game);
+  for (const node of cards()) {
+    const i = Number(node.dataset.player);
+    const side = sideOfPlayer(game, i);
+    const away = online[i] === false;
+    node.querySelector(".name").textContent = game.players[i].username;
+    node.querySelector(".you").hidden = game.you !== i;
+    node.querySelector(".chip").className = `chip side-${side}`;
+    node.querySelector(".side-name").textContent = game.state.sides[side];
+    node.classList.toggle("to-move", live && game.state.to_move === side);
+    node.classList.toggle("offline", away);
+    node.querySelector(".presence").title = away ? "offline" : "online";
+    node.querySelector(".gone").hidden = !(away && live);
+    node.querySelector(".extra").textContent = extraText(game, side);
+  }
+  // The viewer's own card goes last (nearest the controls); spectators see players[0] first.
+  const list = $("players");
+  const mine = list.querySelector(`.player[data-player="${game.you}"]`);
+  if (mine && list.lastElementChild !== mine) list.append(mine);
+}
+
+// Copolymer's and Hadron's counts, Colorful's sorted group scores.
+function extraText(game, side) {
+  const board = game.state.board;
+  if (board.counts) return `${board.counts[side]} ${COUNT_NOUN[game.game] || ""}`.trim();
+  if (board.scores) return board.scores[side].length ? `scores ${board.scores[side].join(" · ")}` : "";
+  return "";
+}
+
+const clocks = new Clocks(renderClocks);
+
+// Only a game still being played has a running clock.
+export function updateClocks(game) {
+  clocks.update(isLive(game) ? game.clocks : { ...game.clocks, running: null });
+}
+
+function renderClocks() {
+  const deadline = clocks.untilDeadline();
+  for (const node of cards()) {
+    const i = Number(node.dataset.player);
+    const clock = node.querySelector(".clock");
+    const ms = clocks.remaining(i);
+    const running = clocks.running === i;
+    let text = "";
+    if (ms !== null) text = formatClock(ms);
+    else if (deadline !== null && running) text = formatSpan(deadline);
+    if (clock.textContent !== text) clock.textContent = text;
+    clock.hidden = text === "";
+    clock.classList.toggle("running", running);
+    clock.classList.toggle("low", running && ms !== null && ms < LOW_TIME_MS);
+  }
+}

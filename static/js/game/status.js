@@ -1,0 +1,100 @@
+// What the game page says about where the game stands: the prompt bar while it is played, the
+// end banner after, the line under the title (connection, watchers, correspondence deadline)
+// and the note for spectators. A finished game's page is a replay viewer: nothing on it says
+// "live" any more.
+import { formatDate } from "../clock.js";
+import { byId as $ } from "../dom.js";
+import { isLive, isMyTurn, isPlayer } from "../live-game.js";
+
+const REASON_TEXT = { resign: "by resignation", time: "on time", abort: "game aborted" };
+const CONNECTION_TEXT = {
+  connecting: "Connecting…",
+  open: "Live",
+  offline: "Offline: waiting for the network",
+  closed: "Disconnected",
+};
+
+export function renderPrompt(game) {
+  const live = isLive(game);
+  // The end banner takes over from the prompt.
+  $("prompt-bar").hidden = !live;
+  if (!live) return;
+  const mine = isMyTurn(game);
+  const prompt = $("prompt");
+  prompt.textContent = game.state.prompt;
+  prompt.classList.toggle("yours", mine);
+  const who = $("prompt-who");
+  if (mine) who.textContent = "Your move";
+  else who.textContent = isPlayer(game) ? "Waiting" : "Live";
+  who.className = `who${mine ? " yours" : ""}`;
+  // Tripen's pie rule: the engine's prompt names the colour to move; the players should also
+  // know that they no longer play the colour they started with.
+  $("swapped-note").hidden = !game.swapped;
+}
+
+// Copolymer's forced claims and Colorful's second stone: the same side acts again. The prompt
+// flashes so that the mover sees the turn is not over.
+export function flashPrompt() {
+  const prompt = $("prompt");
+  prompt.classList.remove("again");
+  void prompt.offsetWidth; // restarts the animation
+  prompt.classList.add("again");
+}
+
+export function renderBanner(game) {
+  const banner = $("banner");
+  banner.hidden = isLive(game);
+  if (banner.hidden) return;
+  const result = game.result || { winner: game.state.winner, reason: "normal", text: game.state.result };
+  let tone = "draw";
+  if (result.reason === "abort") tone = "aborted";
+  else if (result.winner !== null && result.winner !== undefined) {
+    if (!isPlayer(game)) tone = "decided";
+    else tone = result.winner === game.you ? "won" : "lost";
+  }
+  banner.className = `game-banner ${tone}`;
+  $("banner-title").textContent = result.text || "Game over";
+  $("banner-reason").textContent = reasonText(game, result);
+}
+
+// The engine's account of a normal end, unless the result's text already says it.
+function reasonText(game, result) {
+  if (result.reason === "normal") {
+    const engine = game.state.result || "";
+    return result.text && result.text.includes(engine) ? "" : engine;
+  }
+  return REASON_TEXT[result.reason] || "";
+}
+
+// Spectators: following a game in progress, or replaying one that is over.
+export function renderWatching(game) {
+  $("watching").hidden = isPlayer(game);
+  const live = isLive(game);
+  $("watching-live").hidden = !live;
+  $("watching-over").hidden = live;
+}
+
+export function renderInfo(game) {
+  const watchers = (game.presence && game.presence.watchers) || 0;
+  $("watchers").textContent = `${watchers} watching`;
+  const deadline = $("deadline");
+  const clocks = game.clocks || {};
+  const running = clocks.running;
+  deadline.hidden = !(isLive(game) && clocks.deadline && running !== null && running !== undefined);
+  if (!deadline.hidden) {
+    deadline.textContent = `${game.players[running].username} to move by ${formatDate(clocks.deadline)}`;
+  }
+}
+
+// The socket's state. While the game is played it is always shown ("Live" when all is well);
+// once it is over only a player has a use for the socket (rematch offers), and only a lost
+// connection is worth saying.
+export function renderConnection(game, status, delay = 0) {
+  const node = $("connection");
+  node.textContent = status === "waiting"
+    ? `Reconnecting in ${Math.ceil(delay / 1000)} s…`
+    : CONNECTION_TEXT[status] || status;
+  node.className = `connection ${status}`;
+  const lost = status === "waiting" || status === "offline" || status === "closed";
+  node.hidden = !isLive(game) && !(lost && isPlayer(game));
+}

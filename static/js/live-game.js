@@ -1,0 +1,61 @@
+// A game as the server's snapshot describes it (the `game` object of docs/protocol.md), kept
+// current by the game socket's messages. Shared by the game page and the Watch page's
+// featured board, which follow the same socket.
+
+export function gameSocketPath(id) {
+  return `/ws/game/${id}/`;
+}
+
+export function isPlayer(game) {
+  return game.you !== null && game.you !== undefined;
+}
+
+// The side a player plays now: Tripen's swap exchanges the players' colours. The mapping is
+// its own inverse, so it also gives the player who plays a side.
+export function sideOfPlayer(game, player) {
+  return game.swapped ? 1 - player : player;
+}
+
+export const playerOfSide = sideOfPlayer;
+
+// Still being played: a game that ended (on the board, by resignation, time or abort) is
+// only replayed.
+export function isLive(game) {
+  return game.status === "active" && !game.state.is_over;
+}
+
+export function isMyTurn(game) {
+  return isLive(game) && isPlayer(game) && game.state.to_move === sideOfPlayer(game, game.you);
+}
+
+// `action` and `end` messages leave out board data that never changes (the geometry,
+// Tripen's pose polygons): it is kept from the snapshot.
+function withStaticBoard(game, state) {
+  return { ...state, board: { ...game.state.board, ...state.board } };
+}
+
+// Applies an `action` message. Returns "applied"; "seen" when the game is already past it
+// (a snapshot showed it); "gap" when an earlier action never arrived: the caller then asks
+// for a snapshot.
+export function applyAction(game, message) {
+  const expected = game.state.ply;
+  if (message.ply < expected) return "seen";
+  if (message.ply > expected) return "gap";
+  game.state = withStaticBoard(game, message.state);
+  game.actions = message.state.actions;
+  game.clocks = message.clocks;
+  if (typeof message.swapped === "boolean") game.swapped = message.swapped;
+  if (message.result) {
+    game.result = message.result;
+    game.status = "finished";
+  }
+  return "applied";
+}
+
+// An `end` message: resignation, time or abort.
+export function applyEnd(game, message) {
+  game.state = withStaticBoard(game, message.state);
+  game.result = message.result;
+  game.clocks = message.clocks;
+  game.status = message.result && message.result.reason === "abort" ? "aborted" : "finished";
+}
