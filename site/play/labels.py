@@ -18,3 +18,12 @@ def options_text(game: str, options: dict) -> str:
     if game == "copolymer":
         return f"hexhex side {size}"
     return f"{size}×{size}"
+
+
+# How a finished game ended, in a word or two, for every list that shows it.
+REASON_TEXT = {"normal": "played out", "resign": "resignation", "time": "on time",
+               "abort": "aborted"}
+
+
+def reason_text(reason: str) -> str:
+    return REASON_TEXT.get(reason, reason)

@@ -4,10 +4,10 @@ from dataclasses import dataclass
 
 from django.core.paginator import Paginator
 
+from play.labels import reason_text
 from play.models import Game
 
 PER_PAGE = 20
-REASONS = {"normal": "played out", "resign": "resignation", "time": "time", "abort": "aborted"}
 
 
 @dataclass
@@ -44,7 +44,7 @@ def reason_of(game):
     the result text after the winner), else the kind of ending."""
     if game.reason == "normal" and game.result_text:
         return game.result_text.split(" — ", 1)[-1]
-    return REASONS.get(game.reason, game.reason)
+    return reason_text(game.reason)
 
 
 def entry(game, player):
