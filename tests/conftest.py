@@ -27,6 +27,10 @@ from siteservers import ROOT, SiteServer, free_port, migrate, server_env
 # before this file is loaded. DEBUG stays off in tests, as in production.
 
 SCREENSHOTS = ROOT / "tests" / "browser" / "screenshots"
+# How long a browser test waits for a page, an element or an expected state. Waiting for a
+# condition costs nothing when it holds at once; on a small, busy CI machine it may take a while
+# (Playwright's own default for expect() is only 5 s).
+BROWSER_WAIT_MS = 20_000
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -37,6 +41,14 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def pytest_collection_modifyitems(items):
+    """Every test that drives Chromium is a browser test, marked or not, so that
+    `-m "not browser"` leaves out all of them."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
@@ -82,6 +94,15 @@ def unused_port():
     return free_port()
 
 
+@pytest.fixture
+def users(django_user_model):
+    """Factory: `alice, bob = users("alice", "bob")` makes players (no password: tests log
+    them in with force_login, and password hashing is slow on purpose)."""
+    def make(*names):
+        return [django_user_model.objects.create_user(name) for name in names]
+    return make
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium from Debian (Playwright cannot download browsers here).
@@ -94,8 +115,9 @@ def browser():
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=BROWSER_WAIT_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
@@ -116,7 +138,7 @@ def new_page(browser):
     def make(**context_options):
         context_options.setdefault("viewport", {"width": 1280, "height": 860})
         context = browser.new_context(**context_options)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(BROWSER_WAIT_MS)
         contexts.append(context)
         return context.new_page()
 

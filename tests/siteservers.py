@@ -57,8 +57,8 @@ def die_with_parent():
 
 class SiteServer:
     """One Daphne process. `url`, `ws_url`, `env`; `manage(...)` runs manage.py with the same
-    environment (same database), `create_user()` adds a player, `shell(code)` runs Python
-    code inside Django and returns its stdout."""
+    environment (same database), `create_user()` adds a player (`create_users()` several),
+    `shell(code)` runs Python code inside Django and returns its stdout."""
 
     def __init__(self, env, port, log_path):
         self.env = env
@@ -85,10 +85,17 @@ class SiteServer:
         self.manage(*args)
         return username
 
+    def create_users(self, names, password):
+        """Several players through the same adduser command, in one manage.py process (each
+        process start takes seconds on a busy machine)."""
+        self.shell("from django.core.management import call_command\n" + "".join(
+            f"call_command('adduser', {name!r}, password={password!r})\n" for name in names))
+        return list(names)
+
     def shell(self, code):
         return self.manage("shell", "-v", "0", "-c", code).stdout
 
-    def start(self, timeout=30):
+    def start(self, timeout=90):
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
@@ -109,6 +116,10 @@ class SiteServer:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as response:
                     if response.status == 200:
                         return
+            except urllib.error.HTTPError as error:
+                # It answers, so it is up, but broken: waiting longer will not help.
+                self.stop()
+                raise RuntimeError(f"daphne answers {self.url}/ with {error.code}:\n{self.log()}")
             except (urllib.error.URLError, ConnectionError, OSError):
                 pass
             time.sleep(0.2)

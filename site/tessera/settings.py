@@ -116,7 +116,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("REDIS_PREFIX") or "asgi"},
+            # No socket timeout: channels-redis blocks up to 5 s reading a channel, and redis-py
+            # 8 times out idle reads after 5 s by default, which closed quiet sockets (1011).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                       "prefix": os.environ.get("REDIS_PREFIX") or "asgi"},
         }
     }
 else:

@@ -35,6 +35,11 @@ def start_game(server, game, user0, user1, options=None, time=None, days=None):
     return path
 
 
+def new_players(server, *prefixes):
+    """Accounts with unique names (one per prefix) on the shared test server."""
+    return server.create_users([unique_name(prefix) for prefix in prefixes], PASSWORD)
+
+
 def log_in(page, server, username, password=PASSWORD):
     page.goto(server.url + "/accounts/login/")
     page.fill("input[name=username]", username)
@@ -43,18 +48,36 @@ def log_in(page, server, username, password=PASSWORD):
     expect(page.locator(".account-nav .who")).to_have_text(username)
 
 
-def open_game(page, server, path):
-    """Load the game page and wait until its socket is live; plants a marker that a reload
-    would wipe out (see assert_not_reloaded)."""
-    page.goto(server.url + path)
-    expect(page.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
-    expect(page.locator("#board [data-cell]").first).to_be_visible()
-    page.evaluate("window.__loadedAt = Date.now()")
-    return page.evaluate("window.__loadedAt")
+def plant_marker(page):
+    """Mark the window with a value that a reload would wipe out; see assert_not_reloaded."""
+    return page.evaluate("window.__loadedAt = Date.now()")
 
 
 def assert_not_reloaded(page, marker):
     assert page.evaluate("window.__loadedAt") == marker, "the page was reloaded"
+
+
+def open_game(page, server, path):
+    """Load the game page and wait until its socket is live; returns a reload marker."""
+    page.goto(server.url + path)
+    expect(page.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
+    expect(page.locator("#board [data-cell]").first).to_be_visible()
+    return plant_marker(page)
+
+
+def open_lobby(page, server):
+    """Load the Play page and wait until its lobby socket is live; returns a reload marker."""
+    page.goto(server.url + "/play/")
+    expect(page.locator("#lobby-status")).to_have_attribute("data-state", "live")
+    return plant_marker(page)
+
+
+def open_page(page, server, path):
+    """Load a page other than the Play page and wait until its notification socket is open;
+    returns a reload marker."""
+    page.goto(server.url + path)
+    expect(page.locator("body")).to_have_attribute("data-notify", "open")
+    return plant_marker(page)
 
 
 def wait_ply(page, ply):

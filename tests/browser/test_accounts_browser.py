@@ -6,6 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.helpers import unique_name
+
 pytestmark = pytest.mark.browser
 
 GAMES = ["copolymer", "hadron", "tripen", "colorful"]
@@ -15,6 +17,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
 
 
 def test_sign_up_log_out_log_in_and_read_the_rules(daphne_server, new_page, screenshot_dir):
+    # Unique: the server's database is shared by every browser test of the session.
+    bea = unique_name("Browser_Bea")
     page = new_page()
     page.goto(daphne_server.url + "/")
     page.get_by_role("link", name="Sign up").click()
@@ -30,12 +34,12 @@ def test_sign_up_log_out_log_in_and_read_the_rules(daphne_server, new_page, scre
     expect(page.locator("#id_password2_errors")).to_contain_text("didn’t match")
     page.screenshot(path=screenshot_dir / "signup-errors-desktop.png", full_page=True)
 
-    page.fill("#id_username", "Browser_Bea")
+    page.fill("#id_username", bea)
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    expect(page.locator(".message.success")).to_have_text("Welcome to Tessera, Browser_Bea!")
-    expect(page.locator(".account-nav .who")).to_have_text("Browser_Bea")
+    expect(page.locator(".message.success")).to_have_text(f"Welcome to Tessera, {bea}!")
+    expect(page.locator(".account-nav .who")).to_have_text(bea)
     page.screenshot(path=screenshot_dir / "home-logged-in-desktop.png", full_page=True)
 
     page.get_by_role("button", name="Log out").click()
@@ -43,16 +47,16 @@ def test_sign_up_log_out_log_in_and_read_the_rules(daphne_server, new_page, scre
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
 
     page.get_by_role("link", name="Log in").click()
-    page.fill("#id_username", "browser_bea")
+    page.fill("#id_username", bea.lower())  # names ignore case
     page.fill("#id_password", "wrong password")
     page.get_by_role("button", name="Log in").click()
     expect(page.locator(".errorlist.nonfield")).to_contain_text("Please enter a correct username")
     page.fill("#id_password", PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    expect(page.locator(".message.success")).to_have_text("Welcome back, Browser_Bea.")
+    expect(page.locator(".message.success")).to_have_text(f"Welcome back, {bea}.")
 
     page.locator(".account-nav .who").click()
-    expect(page.locator("h1")).to_have_text("Browser_Bea")
+    expect(page.locator("h1")).to_have_text(bea)
 
     for game in GAMES:
         page.get_by_role("link", name="Rules", exact=True).click()

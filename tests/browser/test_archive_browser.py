@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 import games
 from games import records
 from tests.browser.helpers import (
-    PASSWORD, click_cell, log_in, open_game, shoot, start_game, unique_name, wait_ply,
+    assert_not_reloaded, click_cell, log_in, new_players, open_game, shoot, start_game, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
@@ -43,9 +43,7 @@ print(game.pk, game.ply_count)
 
 
 def finished_game(server, game, options, seed=5):
-    names = tuple(unique_name(f"arch{side}") for side in "xy")
-    for name in names:
-        server.create_user(name, PASSWORD)
+    names = tuple(new_players(server, "archx", "archy"))
     out = server.shell(PLAY_OUT.format(names=names, game=game, options=options, seed=seed))
     pk, plies = map(int, out.split()[-2:])
     return pk, plies, names
@@ -218,9 +216,7 @@ def test_replay_on_a_phone_in_dark_mode(daphne_server, new_page, screenshot_dir)
 def test_spectator_steps_back_in_a_live_game_and_returns_to_live(daphne_server, new_page,
                                                                   screenshot_dir):
     server = daphne_server
-    names = tuple(unique_name(f"live{side}") for side in "xy")
-    for name in names:
-        server.create_user(name, PASSWORD)
+    names = new_players(server, "livex", "livey")
     path = start_game(server, "hadron", *names, options={"size": 5})
     players = [new_page(), new_page()]
     for page, name in zip(players, names):
@@ -273,7 +269,7 @@ def test_spectator_steps_back_in_a_live_game_and_returns_to_live(daphne_server, 
     move()
     expect_ply(spectator, 7)
     assert occupied(spectator) == owned_cells(history[7])
-    assert spectator.evaluate("window.__loadedAt") == marker, "the page was reloaded"
+    assert_not_reloaded(spectator, marker)
 
     # A player may look back too, but a click on a past position is never a move.
     mover = players[state.to_move]

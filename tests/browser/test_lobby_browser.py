@@ -5,23 +5,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PASSWORD, PHONE, log_in, unique_name  # tests/browser/helpers.py
+from tests.browser.helpers import (
+    PHONE, assert_not_reloaded, log_in, new_players, open_lobby,
+)
 
 pytestmark = pytest.mark.browser
 
 GAME_URL = re.compile(r"/game/\d+/$")
-
-
-def open_lobby(page, server):
-    """Load the Play page, wait for its socket, and plant a marker a reload would wipe."""
-    page.goto(server.url + "/play/")
-    expect(page.locator("#lobby-status")).to_have_attribute("data-state", "live")
-    page.evaluate("window.__loadedAt = Date.now()")
-    return page.evaluate("window.__loadedAt")
-
-
-def not_reloaded(page, marker):
-    assert page.evaluate("window.__loadedAt") == marker, "the page was reloaded"
 
 
 def seek_rows(page, owner):
@@ -41,9 +31,7 @@ def post_seek(page, game, time_kind="realtime", side="random", **options):
 
 def test_two_players_meet_in_the_lobby(daphne_server, new_page, screenshot_dir):
     server = daphne_server
-    alice, bob = unique_name("alice"), unique_name("bob")
-    for name in (alice, bob):
-        server.create_user(name, PASSWORD)
+    alice, bob = new_players(server, "alice", "bob")
     page_a, page_b = new_page(), new_page()
     log_in(page_a, server, alice)
     log_in(page_b, server, bob)
@@ -66,7 +54,7 @@ def test_two_players_meet_in_the_lobby(daphne_server, new_page, screenshot_dir):
     expect(row).to_contain_text("7×7")
     expect(row).to_contain_text("5+3")
     expect(row).to_contain_text(f"{alice} moves first")
-    not_reloaded(page_b, marker_b)
+    assert_not_reloaded(page_b, marker_b)
     expect(seek_rows(page_a, alice).get_by_role("button", name="Cancel")).to_be_visible()
     page_b.screenshot(path=str(screenshot_dir / "lobby-seek-arrived.png"), full_page=True)
 
@@ -87,7 +75,7 @@ def test_two_players_meet_in_the_lobby(daphne_server, new_page, screenshot_dir):
     expect(seek_rows(page_a, alice)).to_have_count(0)
     expect(seek_rows(page_b, alice)).to_have_count(0)
     expect(page_b.locator("#seek-empty")).to_be_visible()
-    not_reloaded(page_b, marker_b)
+    assert_not_reloaded(page_b, marker_b)
 
     # alice challenges bob: the challenge appears on bob's page live; he declines.
     form.locator("select[name=game]").select_option("colorful")
@@ -101,7 +89,7 @@ def test_two_players_meet_in_the_lobby(daphne_server, new_page, screenshot_dir):
     expect(incoming).to_contain_text("long board 5")
     expect(page_b.locator("#lobby-notice")).to_contain_text(f"{alice} challenges you")
     expect(page_a.locator("#challenge-list li.outgoing")).to_contain_text(f"You challenged {bob}")
-    not_reloaded(page_b, marker_b)
+    assert_not_reloaded(page_b, marker_b)
     page_b.screenshot(path=str(screenshot_dir / "lobby-challenge-arrived.png"), full_page=True)
     incoming.get_by_role("button", name="Decline").click()
     expect(incoming).to_have_count(0)
@@ -112,8 +100,7 @@ def test_two_players_meet_in_the_lobby(daphne_server, new_page, screenshot_dir):
 
 def test_form_errors_and_board_sizes(daphne_server, new_page, screenshot_dir):
     server = daphne_server
-    carol = unique_name("carol")
-    server.create_user(carol, PASSWORD)
+    (carol,) = new_players(server, "carol")
     page = new_page()
     log_in(page, server, carol)
     open_lobby(page, server)
@@ -142,8 +129,7 @@ def test_form_errors_and_board_sizes(daphne_server, new_page, screenshot_dir):
 
 def test_anonymous_visitor_and_phone(daphne_server, new_page, screenshot_dir):
     server = daphne_server
-    dave = unique_name("dave")
-    server.create_user(dave, PASSWORD)
+    (dave,) = new_players(server, "dave")
     owner = new_page()
     log_in(owner, server, dave)
     open_lobby(owner, server)
@@ -165,4 +151,4 @@ def test_anonymous_visitor_and_phone(daphne_server, new_page, screenshot_dir):
     expect(visitor.locator("#lobby-status")).to_have_attribute("data-state", "live")
     owner.goto(server.url + "/rules/")
     phone.goto(server.url + "/rules/")
-    expect(seek_rows(visitor, dave)).to_have_count(0, timeout=20_000)
+    expect(seek_rows(visitor, dave)).to_have_count(0, timeout=30_000)

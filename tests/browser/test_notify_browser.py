@@ -6,29 +6,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from helpers import PASSWORD, PHONE, log_in, set_scheme, shoot, unique_name
+from tests.browser.helpers import (
+    PHONE, assert_not_reloaded, log_in, new_players, open_lobby, open_page, plant_marker,
+    set_scheme, shoot,
+)
 
 pytestmark = pytest.mark.browser
 
 GAME_URL = re.compile(r"/game/\d+/$")
-
-
-def open_page(page, server, path):
-    """Load a page and wait until its notification socket is open; plants a marker that a
-    reload would wipe out."""
-    page.goto(server.url + path)
-    expect(page.locator("body")).to_have_attribute("data-notify", "open")
-    page.evaluate("window.__loadedAt = Date.now()")
-    return page.evaluate("window.__loadedAt")
-
-
-def not_reloaded(page, marker):
-    assert page.evaluate("window.__loadedAt") == marker, "the page was reloaded"
-
-
-def open_lobby(page, server):
-    page.goto(server.url + "/play/")
-    expect(page.locator("#lobby-status")).to_have_attribute("data-state", "live")
 
 
 def fill_proposal(page, time_kind="realtime", minutes="5", increment="3"):
@@ -64,16 +49,9 @@ def focus_outside_toasts(page):
     return page.evaluate("!document.activeElement.closest('.notify-shelf')")
 
 
-def players(server, *prefixes):
-    names = [unique_name(prefix) for prefix in prefixes]
-    for name in names:
-        server.create_user(name, PASSWORD)
-    return names
-
-
 def test_challenge_reaches_a_player_reading_the_rules(daphne_server, new_page, screenshot_dir):
     server = daphne_server
-    alice, bob = players(server, "alice", "bob")
+    alice, bob = new_players(server, "alice", "bob")
     page_a = new_page()
     page_b = new_page()
     phone_b = new_page(viewport=PHONE, color_scheme="dark")
@@ -96,7 +74,7 @@ def test_challenge_reaches_a_player_reading_the_rules(daphne_server, new_page, s
     expect(page_b.locator(".notify-badge")).to_contain_text("1")
     expect(page_b.locator(".notify-badge")).to_have_attribute("href", "/play/challenges/")
     assert focus_outside_toasts(page_b)
-    not_reloaded(page_b, marker)
+    assert_not_reloaded(page_b, marker)
     expect(challenge_toast(phone_b, alice)).to_be_visible()
 
     # Keyboard: the buttons are reachable and named; Dismiss is a real button too.
@@ -127,7 +105,7 @@ def test_challenge_reaches_a_player_reading_the_rules(daphne_server, new_page, s
 def test_seeker_is_sent_to_the_game_but_a_live_game_is_not_left(daphne_server, new_page,
                                                                 screenshot_dir):
     server = daphne_server
-    alice, bob = players(server, "alice", "bob")
+    alice, bob = new_players(server, "alice", "bob")
     page_a, lobby_a, page_b = new_page(), new_page(), new_page()
     for page, name in ((page_a, alice), (lobby_a, alice), (page_b, bob)):
         log_in(page, server, name)
@@ -146,8 +124,7 @@ def test_seeker_is_sent_to_the_game_but_a_live_game_is_not_left(daphne_server, n
     game_url = page_a.url
     expect(page_a.locator("#game-page")).to_have_attribute("data-status", "active")
     expect(page_a.locator("body")).to_have_attribute("data-notify", "open")
-    page_a.evaluate("window.__loadedAt = Date.now()")
-    marker = page_a.evaluate("window.__loadedAt")
+    marker = plant_marker(page_a)
 
     # During the game bob challenges her: a quiet toast, no focus taken, no navigation.
     open_lobby(page_b, server)
@@ -184,6 +161,6 @@ def test_seeker_is_sent_to_the_game_but_a_live_game_is_not_left(daphne_server, n
     link = page_a.locator(".notify-toast.success").get_by_role("link", name="Go to the game")
     expect(link).to_have_attribute("href", page_b.url.removeprefix(server.url))
     assert page_a.url == game_url
-    not_reloaded(page_a, marker)
+    assert_not_reloaded(page_a, marker)
     link.click()
     expect(page_a).to_have_url(page_b.url)

@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 
 import games
 from tests.browser.helpers import (
-    DESKTOP, PASSWORD, PHONE, assert_not_reloaded, expect_banner, expect_notice, log_in,
-    open_game, shoot, start_game, unique_name, wait_ply,
+    DESKTOP, PHONE, assert_not_reloaded, expect_banner, expect_notice, log_in, new_players,
+    open_game, shoot, start_game, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
@@ -114,9 +114,7 @@ def expect_token(page, action, side, last=True):
 
 
 def seat(server, new_page, views):
-    names = tuple(unique_name(f"trip{who}") for who in "ab")
-    for name in names:
-        server.create_user(name, PASSWORD)
+    names = tuple(new_players(server, "tripa", "tripb"))
     path = start_game(server, "tripen", *names, options=OPTIONS)
     pages = [new_page(**view) for view in views]
     for page, name in zip(pages, names):

@@ -9,50 +9,34 @@ the server and its news reach the Watch socket), and play over the game's websoc
 loop). The engine, plain Python, picks their legal actions.
 """
 import contextlib
-import http.cookiejar
 import json
 import random
 import re
-import urllib.parse
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 import games
-from tests.browser.helpers import PASSWORD, PHONE, set_scheme, shoot, unique_name
+from tests.browser.helpers import (
+    PASSWORD, PHONE, assert_not_reloaded, new_players, plant_marker, set_scheme, shoot,
+)
+from tests.ws.live_client import WebSession
+from tests.ws.messages import WAIT
 
 pytestmark = pytest.mark.browser
 
-WAIT = 15
-KINDS = ["hadron", "copolymer", "colorful", "tripen"]
 
 
-class Player:
+class Player(WebSession):
     """A player's HTTP session (cookies, CSRF) and game socket."""
 
     def __init__(self, server, name):
-        self.server, self.name = server, name
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-        form = self.opener.open(server.url + "/accounts/login/", timeout=WAIT).read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)[1]
-        self.opener.open(server.url + "/accounts/login/", urllib.parse.urlencode(
-            {"csrfmiddlewaretoken": token, "username": name, "password": PASSWORD}).encode(),
-            timeout=WAIT).read()
+        super().__init__(server)
+        self.name = name
+        self.log_in(name, PASSWORD)
         assert self.cookie("sessionid"), f"{name} could not log in"
         self.socket = None
-
-    def cookie(self, name):
-        return next((c.value for c in self.jar if c.name == name), None)
-
-    def post(self, path, **data):
-        request = urllib.request.Request(
-            self.server.url + path, data=urllib.parse.urlencode(data).encode(),
-            headers={"Accept": "application/json", "X-CSRFToken": self.cookie("csrftoken")})
-        with self.opener.open(request, timeout=WAIT) as response:
-            return json.loads(response.read())
 
     def sit_down(self, path, stack):
         cookie = {"Cookie": f"sessionid={self.cookie('sessionid')}"}
@@ -80,31 +64,29 @@ class Player:
         self.expect("end")
 
 
-def quiet_kind(server, prefer=KINDS):
-    """A game with nothing in progress on the shared test server, so the games this test
-    starts are the only ones the filtered Watch page lists and features."""
-    counts = json.loads(server.shell(
-        "import json; from play.models import Game; "
-        "print(json.dumps({k: Game.objects.filter(status='active', game=k).count() "
-        f"for k in {KINDS!r}}}))"))
-    kind = next((kind for kind in prefer if counts[kind] == 0), None)
-    assert kind, f"every game has games in progress on the test server: {counts}"
+def quiet_kind(server, kind):
+    """Make `kind` a game with nothing in progress on the shared test server, so the games
+    this test starts are the only ones its filtered Watch page lists and features. Games that
+    earlier tests left in progress are aborted (those tests are over, whatever their order);
+    aborted games stay out of the Archive too."""
+    server.shell(
+        "from django.utils import timezone; from play.models import Game; "
+        f"Game.objects.filter(status='active', game={kind!r}).update("
+        "status='aborted', reason='abort', result_text='Aborted', finished_at=timezone.now())")
     return kind
 
 
 def start_game(server, kind, first, second):
     """`first` seeks, `second` accepts: the game starts in the server. Returns its path."""
     options = {f"{kind}_{option}": value for option, value in games.get(kind).defaults.items()}
-    seek = first.post("/play/seeks/", game=kind, time_kind="untimed", side="first", **options)
-    return second.post(f"/play/seeks/{seek['seek']['id']}/accept/")["redirect"]
+    seek = first.post_json("/play/seeks/", game=kind, time_kind="untimed", side="first", **options)
+    return second.post_json(f"/play/seeks/{seek['seek']['id']}/accept/")["redirect"]
 
 
 def test_spectator_watches_a_game_appear_change_and_end(daphne_server, new_page, screenshot_dir):
     server = daphne_server
-    names = [unique_name("watcha"), unique_name("watchb")]
-    for name in names:
-        server.create_user(name, PASSWORD)
-    kind = quiet_kind(server)
+    names = new_players(server, "watcha", "watchb")
+    kind = quiet_kind(server, "hadron")
     engine = games.get(kind)
 
     spectator = new_page()
@@ -112,7 +94,7 @@ def test_spectator_watches_a_game_appear_change_and_end(daphne_server, new_page,
     expect(spectator.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
     expect(spectator.locator("#empty")).to_be_visible()
     expect(spectator.locator("#featured-none")).to_be_visible()
-    marker = spectator.evaluate("window.__loadedAt = Date.now()")
+    marker = plant_marker(spectator)
 
     alice, bob = (Player(server, name) for name in names)
     path = start_game(server, kind, alice, bob)
@@ -148,7 +130,7 @@ def test_spectator_watches_a_game_appear_change_and_end(daphne_server, new_page,
             assert thumbnails[-1] != thumbnails[-2], f"the thumbnail did not change at ply {ply}"
             expect(board).to_have_attribute("data-ply", str(ply + 1))
         expect(spectator.locator("#featured-moves")).to_have_text("4 moves")
-        assert spectator.evaluate("window.__loadedAt") == marker, "the Watch page reloaded"
+        assert_not_reloaded(spectator, marker)
         shoot(spectator, screenshot_dir, "watch-live")
         set_scheme(spectator, "dark")
         shoot(spectator, screenshot_dir, "watch-live-dark")
@@ -188,10 +170,8 @@ def test_spectator_watches_a_game_appear_change_and_end(daphne_server, new_page,
 def test_the_featured_game_gives_way_to_the_next_when_it_ends(daphne_server, new_page,
                                                              screenshot_dir):
     server = daphne_server
-    names = [unique_name(f"feat{who}") for who in "abcd"]
-    for name in names:
-        server.create_user(name, PASSWORD)
-    kind = quiet_kind(server, prefer=["tripen", "colorful", "copolymer", "hadron"])
+    names = new_players(server, *(f"feat{who}" for who in "abcd"))
+    kind = quiet_kind(server, "tripen")
     engine = games.get(kind)
     spectator = new_page()
     spectator.goto(f"{server.url}/watch/?game={kind}")

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import games
 from games.base import IllegalAction
 from games.colorful import ColorfulState, compare
+from tests.engine.checks import accepted_by_play
 
 GAME = games.get("colorful")
 ROW_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -569,14 +570,7 @@ def test_to_dict_shape():
 def accepted(state):
     """Every colour x cell text that play() accepts, in canonical form."""
     names = [c["name"] for c in state.board_dict()["cells"]]
-    ok = set()
-    for colour in "RPBG":
-        for name in names:
-            try:
-                ok.add(state.play(f"{colour}@{name}").actions[-1])
-            except IllegalAction:
-                pass
-    return ok
+    return accepted_by_play(state, [f"{colour}@{name}" for colour in "RPBG" for name in names])
 
 
 @pytest.mark.parametrize("board, size", CONFIGS)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import games
 from games import IllegalAction, hexgrid, records
 from games.copolymer import CopolymerState
+from tests.engine.checks import accepted_by_play, play_leaving_the_old_state
 
 GAME = games.get("copolymer")
 X, O = 0, 1
@@ -332,20 +333,10 @@ def play_out(size, seed, every_cell):
         empty = {name for name, owner in owners(state).items() if owner is None}
         assert legal == empty
         if every_cell:
-            accepted = set()
-            for cell in cells:
-                try:
-                    state.play(cell)
-                    accepted.add(cell)
-                except IllegalAction:
-                    pass
-            assert accepted == legal
+            assert accepted_by_play(state, cells) == legal
         if state.is_over:
             return state
-        before = json.dumps(state.to_dict())
-        child = state.play(rng.choice(sorted(legal)))
-        assert json.dumps(state.to_dict()) == before
-        state = child
+        state = play_leaving_the_old_state(state, rng.choice(sorted(legal)))
 
 
 @settings(max_examples=15, deadline=None)

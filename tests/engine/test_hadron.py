@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import games
 from games import IllegalAction, records
 from games.hadron import HadronState
+from tests.engine.checks import accepted_by_play, play_leaving_the_old_state
 
 GAME = games.get("hadron")
 RED, BLUE = 0, 1
@@ -271,20 +272,10 @@ def play_out(size, seed, every_cell=True):
         assert legal == recount_legal(state)
         assert state.is_over == (not legal)
         if every_cell:
-            accepted = set()
-            for cell in cells:
-                try:
-                    state.play(cell)
-                    accepted.add(cell)
-                except IllegalAction:
-                    pass
-            assert accepted == legal
+            assert accepted_by_play(state, cells) == legal
         if state.is_over:
             return state
-        before = json.dumps(state.to_dict())
-        child = state.play(rng.choice(sorted(legal)))
-        assert json.dumps(state.to_dict()) == before   # the old state is untouched
-        state = child
+        state = play_leaving_the_old_state(state, rng.choice(sorted(legal)))
 
 
 @settings(max_examples=30, deadline=None)

@@ -9,10 +9,17 @@ import asyncio
 import random
 import uuid
 
+import pytest
+
 import games
 from tests.ws.live_client import LiveSocket, log_in, snapshot_json
+from tests.ws.messages import WAIT, all_quiet
+
+pytestmark = pytest.mark.scale
 
 PASSWORD = "scale-live-pass-7741"
+LEFT_MS = 8000
+IDLE_S = 7  # longer than a blocking Redis read of channels_redis (5 s)
 
 
 def players(server, *roles):
@@ -52,11 +59,14 @@ def test_one_game_across_two_processes(scale_servers):
                 one, other = rng.sample(legal, 2)
                 await asyncio.gather(p1.send(type="play", ply=ply, action=one),
                                      p1_on_a.send(type="play", ply=ply, action=other))
-                heard = {tab: await tab.drain(1.0) for tab in tabs}
-                actions = [m for m in heard[p0] if m["type"] == "action"]
-                assert len(actions) == 1 and actions[0]["ply"] == ply
-                action = actions[0]["action"]
+                # Everyone hears the stored action; the losing tab also hears `stale` and a
+                # fresh snapshot. Anything more shows up in the next expect() or quiet().
+                first_heard = await p0.expect("action")
+                assert first_heard["ply"] == ply
+                action = first_heard["action"]
                 loser = p1_on_a if action == one else p1
+                heard = {tab: await tab.take(3 if tab is loser else 1) for tab in tabs[1:]}
+                heard[p0] = [first_heard]
                 for tab in tabs:
                     assert [m["action"] for m in heard[tab] if m["type"] == "action"] == [action]
                     expected = ["action", "error", "snapshot"] if tab is loser else ["action"]
@@ -71,8 +81,8 @@ def test_one_game_across_two_processes(scale_servers):
                     assert (message["ply"], message["action"]) == (ply, action), tab.name
             state = state.play(action)
         assert races == 6
+        await all_quiet(tabs)
         for tab in tabs:
-            await tab.quiet()
             await tab.close()
         return state
 
@@ -83,14 +93,38 @@ def test_one_game_across_two_processes(scale_servers):
         assert snapshot["status"] == "finished" and snapshot["result"]["winner"] == state.winner
 
 
+def test_sockets_left_idle_stay_open_and_hear_the_next_action(scale_servers):
+    """Nobody moves for longer than one blocking read of the Redis channel layer (5 s): the
+    sockets on both processes must neither time out nor close, and still hear the game."""
+    a, b = scale_servers
+    first, second = players(a, "ida", "ivo")
+    path = a.manage("startgame", "hadron", first, second).stdout.strip()
+    session = log_in(a, first, PASSWORD)
+
+    async def scenario():
+        mover = LiveSocket(a, path, session, "player 0 on A")
+        watcher = LiveSocket(b, path, name="spectator on B")
+        for tab in (mover, watcher):
+            await tab.open()
+        await asyncio.sleep(IDLE_S)
+        await mover.send(type="play", ply=0, action="c3")
+        for tab in (mover, watcher):
+            assert (await tab.expect("action"))["action"] == "c3", tab.name
+        for tab in (mover, watcher):
+            await tab.close()
+
+    asyncio.run(scenario())
+
+
 def test_time_runs_out_once_across_two_processes(scale_servers):
     a, b = scale_servers
     first, second = players(a, "tim", "tom")
     path = a.manage("startgame", "tripen", first, second, "--time", "1+0").stdout.strip()
     game_id = int(path.strip("/").split("/")[-1])
-    # Test-only shortcut: the first player's clock has 4 s left.
+    # Test-only shortcut: the first player's clock has a few seconds left, enough for the
+    # three sockets to open before any of their timers rings, even on a busy machine.
     a.shell("from django.utils import timezone; from play.models import Game;"
-            f"Game.objects.filter(pk={game_id}).update(remaining0_ms=4000,"
+            f"Game.objects.filter(pk={game_id}).update(remaining0_ms={LEFT_MS},"
             " turn_started_at=timezone.now())")
 
     async def scenario():
@@ -100,7 +134,7 @@ def test_time_runs_out_once_across_two_processes(scale_servers):
             snapshot = await watcher.open()
             assert snapshot["status"] == "active"
         for watcher in watchers:
-            end = await watcher.expect("end")
+            end = await watcher.expect("end", timeout=WAIT + LEFT_MS / 1000)
             assert end["result"]["reason"] == "time" and end["result"]["winner"] == 1
             # Exactly one end, though every socket's timer rang on one process or the other.
             await watcher.quiet(1.0)

@@ -1,24 +1,14 @@
 """Two Daphne processes share the PostgreSQL database and Redis: either one serves any player."""
-import http.cookiejar
-import re
-import urllib.parse
 import urllib.request
 
+import pytest
+
+from tests.ws.live_client import WebSession
+from tests.ws.messages import WAIT
+
+pytestmark = pytest.mark.scale
+
 PASSWORD = "scale-out-pass-9137"
-
-
-def browser_session():
-    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-
-
-def log_in(opener, server, username):
-    form = opener.open(server.url + "/accounts/login/").read().decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)[1]
-    data = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": token, "username": username, "password": PASSWORD}
-    ).encode()
-    with opener.open(server.url + "/accounts/login/", data) as response:
-        return response.geturl(), response.read().decode()
 
 
 def test_both_servers_run_on_postgresql_and_redis(scale_servers):
@@ -33,7 +23,7 @@ def test_both_servers_run_on_postgresql_and_redis(scale_servers):
 def test_both_servers_serve_pages(scale_servers):
     for server in scale_servers:
         for path in ["/", "/rules/", "/rules/tripen/", "/static/css/site.css"]:
-            with urllib.request.urlopen(server.url + path) as response:
+            with urllib.request.urlopen(server.url + path, timeout=WAIT) as response:
                 assert response.status == 200
 
 
@@ -41,7 +31,7 @@ def test_a_user_created_on_one_server_logs_in_on_both(scale_servers):
     first, second = scale_servers
     first.create_user("scaler", PASSWORD)
     for server in scale_servers:
-        url, page = log_in(browser_session(), server, "scaler")
+        url, page = WebSession(server).log_in("scaler", PASSWORD)
         assert url == server.url + "/"
         assert "Welcome back, scaler." in page
 
@@ -49,13 +39,12 @@ def test_a_user_created_on_one_server_logs_in_on_both(scale_servers):
 def test_a_session_started_on_one_server_is_valid_on_the_other(scale_servers):
     first, second = scale_servers
     first.create_user("roamer", PASSWORD)
-    opener = browser_session()
-    log_in(opener, first, "roamer")
-    # Same cookie jar (as behind one proxy host): the session lives in the shared database.
-    jar = next(h.cookiejar for h in opener.handlers if isinstance(h, urllib.request.HTTPCookieProcessor))
-    session = next(c for c in jar if c.name == "sessionid")
+    on_first = WebSession(first)
+    on_first.log_in("roamer", PASSWORD)
+    # The same cookie (as behind one proxy host): the session lives in the shared database.
+    cookie = f"sessionid={on_first.cookie('sessionid')}"
     request = urllib.request.Request(second.url + "/accounts/password/",
-                                     headers={"Cookie": f"sessionid={session.value}"})
-    with urllib.request.urlopen(request) as response:
+                                     headers={"Cookie": cookie})
+    with urllib.request.urlopen(request, timeout=WAIT) as response:
         assert response.geturl() == second.url + "/accounts/password/"
         assert 'href="/u/roamer/"' in response.read().decode()

@@ -2,52 +2,21 @@
 with a thumbnail of the final position, the players, the result and its reason.
 
 The games are played through play's services with random legal actions (the engine picks
-them), so the archive sees the same records real games leave behind. The helpers at the top
-are shared with test_archive_replay.py.
+them: tests/site/played.py), so the archive sees the same records real games leave behind.
 """
 import random
 import re
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from django.core.cache import cache
 
 import games
 from archive import positions
 from play import services
-from play.clock import TimeControl
 from play.models import Action, Game
+from tests.site.played import finished, play_out, start
 
-# -- helpers (also used by test_archive_replay.py) -------------------------------------------
-
-
-def play_out(game, seed=0, stop_at=None):
-    """Play random legal actions for whoever is to move until the game ends (or has
-    `stop_at` actions). Returns the game reloaded."""
-    rng = random.Random(seed)
-    while True:
-        game = services.load(game.pk)
-        state = game.state()
-        if state.is_over or (stop_at is not None and state.ply >= stop_at):
-            return game
-        mover = game.players()[game.player_of(state.to_move)]
-        services.play(game.pk, mover, state.ply, rng.choice(state.legal_actions()))
-
-
-def finished(name, players, options=None, seed=0, when=None, resign_at=None):
-    """A game played to its end, or resigned by the player to move once it has `resign_at`
-    actions; finished on `when` (a date: noon UTC) for ordering and date filters."""
-    game = services.start_game(game=name, options=options or {}, players=players,
-                               time_control=TimeControl.untimed())
-    game = play_out(game, seed, stop_at=resign_at)
-    if resign_at is not None:
-        mover = game.players()[game.player_of(game.state().to_move)]
-        services.resign(game.pk, mover, game.ply_count)
-    if when is not None:
-        if not isinstance(when, datetime):
-            when = datetime(when.year, when.month, when.day, 12, tzinfo=timezone.utc)
-        Game.objects.filter(pk=game.pk).update(finished_at=when)
-    return services.load(game.pk)
+# -- helpers ---------------------------------------------------------------------------------
 
 
 def listed(response):
@@ -62,26 +31,19 @@ def errors(response):
 
 # -- fixtures ---------------------------------------------------------------------------------
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    positions.replay_states.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 @pytest.fixture
-def users(django_user_model):
-    return {name: django_user_model.objects.create_user(name)
-            for name in ("alice", "bob", "carol", "dave")}
+def players(users):
+    return dict(zip(("alice", "bob", "carol", "dave"), users("alice", "bob", "carol", "dave")))
 
 
 @pytest.fixture
-def shelf(users):
+def shelf(players):
     """Seven finished games of every kind, one resigned, finished on different days; plus an
     active and an aborted game that the Archive must leave out."""
-    a, b, c = users["alice"], users["bob"], users["carol"]
+    a, b, c = players["alice"], players["bob"], players["carol"]
     made = {
         "hadron5": finished("hadron", (a, b), {"size": 5}, seed=1, when=date(2025, 1, 10)),
         "hadron7": finished("hadron", (b, c), {"size": 7}, seed=2, when=date(2025, 2, 10)),
@@ -93,13 +55,17 @@ def shelf(users):
         "resigned": finished("hadron", (a, c), {"size": 5}, seed=7, when=date(2025, 7, 10),
                              resign_at=4),
     }
-    made["active"] = play_out(services.start_game(
-        game="hadron", options={}, players=(a, b), time_control=TimeControl.untimed()), stop_at=3)
-    aborted = services.start_game(game="hadron", options={}, players=(a, b),
-                                  time_control=TimeControl.untimed())
+    made["active"] = play_out(start(a, b), stop_at=3)
+    aborted = start(a, b)
     services.abort(aborted.pk, a, 0)
     made["aborted"] = services.load(aborted.pk)
     return made
+
+
+@pytest.fixture
+def one_finished(players):
+    """A single finished game: enough to see that a refused search lists nothing."""
+    return finished("hadron", (players["alice"], players["bob"]), {"size": 5}, seed=1)
 
 
 def ids(shelf, *names):
@@ -247,7 +213,9 @@ def test_filters_combine(client, shelf):
     ("date_from=2025-13-01", "date_from", "Enter a valid date"),
     ("date_from=2025-05-01&date_to=2025-04-01", "date_to", "before the start date"),
 ])
-def test_bad_filters_are_form_errors_not_server_errors(client, shelf, query, field, words):
+def test_bad_filters_are_form_errors_not_server_errors(client, one_finished, query, field,
+                                                       words):
+    assert listed(client.get("/archive/")) == [one_finished.pk]
     response = client.get(f"/archive/?{query}")
     assert response.status_code == 200
     assert any(words in message for message in errors(response)[field]), errors(response)
@@ -266,7 +234,7 @@ def test_form_keeps_the_search_in_its_fields(client, shelf):
 # -- pagination -------------------------------------------------------------------------------
 
 @pytest.fixture
-def many(users):
+def many(players):
     """30 finished Hadron games (bulk: their rows only) on consecutive days, newest last."""
     engine = games.get("hadron")
     state = engine.new(size=5)
@@ -276,7 +244,7 @@ def many(users):
     start = datetime(2024, 1, 1, tzinfo=timezone.utc)
     made = []
     for k in range(30):
-        pair = (users["alice"], users["bob"]) if k % 2 else (users["carol"], users["dave"])
+        pair = (players["alice"], players["bob"]) if k % 2 else (players["carol"], players["dave"])
         game = Game.objects.create(
             game="hadron", options={"size": 5}, player0=pair[0], player1=pair[1],
             status=Game.FINISHED, winner=state.winner,

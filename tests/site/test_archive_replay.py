@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from django.core.cache import cache
 
 import games
 from archive import positions
@@ -16,25 +15,9 @@ from play import services
 from play.clock import TimeControl
 from play import positions as live_positions
 from play.models import Action
-from tests.site.test_archive import finished, play_out
+from tests.site.played import finished, play_out, start
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    positions.replay_states.clear()
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
 
 @pytest.fixture
@@ -70,8 +53,7 @@ def test_position_without_static_geometry(client, alice, bob):
 
 
 def test_positions_of_a_live_game_up_to_its_ply(client, alice, bob):
-    game = services.start_game(game="copolymer", options={"size": 4}, players=(alice, bob),
-                               time_control=TimeControl.untimed())
+    game = start(alice, bob, "copolymer", {"size": 4})
     game = play_out(game, seed=2, stop_at=5)
     assert client.get(f"/game/{game.pk}/position/5.json").json() == engine_dict(game, 5)
     response = client.get(f"/game/{game.pk}/position/6.json")
@@ -201,8 +183,7 @@ def test_exported_records_replay_to_the_stored_game(client, alice, bob, name, op
 
 
 def test_record_names_players_by_side_after_a_tripen_swap(client, alice, bob):
-    game = services.start_game(game="tripen", options={"size": 5}, players=(alice, bob),
-                               time_control=TimeControl.untimed())
+    game = start(alice, bob, "tripen", {"size": 5})
     first = game.state().legal_actions()[0]
     services.play(game.pk, alice, 0, first)
     services.play(game.pk, bob, 1, "swap")
@@ -223,8 +204,7 @@ def test_record_of_a_resigned_game_says_how_it_ended(client, alice, bob):
 
 
 def test_record_of_a_live_game_so_far(client, alice, bob):
-    game = play_out(services.start_game(game="hadron", options={}, players=(alice, bob),
-                                        time_control=TimeControl.realtime(5, 3)), stop_at=4)
+    game = play_out(start(alice, bob, tc=TimeControl.realtime(5, 3)), stop_at=4)
     text = client.get(f"/game/{game.pk}/record.txt").content.decode()
     assert '[TimeControl "5+3"]' in text and "Termination" not in text
     assert len(records.parse(text).actions) == 4

@@ -15,21 +15,6 @@ PLAY = "/play/"
 JSON = {"HTTP_ACCEPT": "application/json"}
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-alice-123")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="pw-bob-123")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user("carol", password="pw-carol-123")
-
-
 def login(client, user):
     client.force_login(user)
     return client
@@ -302,7 +287,7 @@ def test_accept_seek_starts_the_game(client, alice, bob, side, first):
 @pytest.mark.django_db
 def test_random_side_draws_both_ways(alice, bob):
     seek = make_seek(alice, side="random")
-    firsts = {seek.players(alice, bob)[0].username for _ in range(64)}
+    firsts = {seek.players(bob)[0].username for _ in range(64)}
     assert firsts == {"alice", "bob"}
 
 
@@ -625,16 +610,16 @@ def test_closed_connection_counts_during_the_grace(alice, settings):
 
     from django.utils import timezone
 
-    from lobby import services
+    from lobby import presence
     from lobby.models import LobbyConnection
     settings.LOBBY_PRESENCE_GRACE = 5
     seek = make_seek(alice)
     age(seek, minutes=10)
     tab = connect(alice, "reloading-tab")
-    services.connection_closed(tab.channel_name)
-    assert services.close_abandoned_seeks() == []
+    presence.connection_closed(tab.channel_name)
+    assert presence.close_abandoned_seeks() == []
     LobbyConnection.objects.update(closed_at=timezone.now() - timedelta(seconds=6))
-    assert services.close_abandoned_seeks() == [seek.pk]
+    assert presence.close_abandoned_seeks() == [seek.pk]
     assert not LobbyConnection.objects.exists()
 
 

@@ -4,18 +4,19 @@ other accepter is told the seek was taken (no error, no second game)."""
 import json
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from siteservers import ROOT, migrate, server_env
 
 ACCEPT = """
-import json, time
+import json, os, time
+from pathlib import Path
 from django.contrib.auth import get_user_model
 from lobby import services
 user = get_user_model().objects.get(username={name!r})
-time.sleep(max(0, {start} - time.time()))
+Path({ready!r}).touch()
+while not os.path.exists({go!r}):
+    time.sleep(0.005)
 try:
     game = services.accept_seek(user, {seek})
     print(json.dumps(["game", game.pk]))
@@ -58,15 +59,30 @@ def run(env, code):
     return out.strip()
 
 
-def test_racing_processes_start_one_game():
-    tmp = Path(tempfile.mkdtemp(prefix="tessera-race-"))
-    env = server_env(f"sqlite:///{tmp / 'db.sqlite3'}")
+def wait_until_ready(racers, ready_files, timeout=120):
+    """Each racer has started Django and loaded its user (which takes a while, and longer on a
+    busy machine): then they can all accept at the same moment."""
+    deadline = time.monotonic() + timeout
+    while not all(path.exists() for path in ready_files):
+        for racer in racers:
+            assert racer.poll() is None, racer.communicate()[1]
+        assert time.monotonic() < deadline, "the racers did not start"
+        time.sleep(0.05)
+
+
+def test_racing_processes_start_one_game(tmp_path):
+    env = server_env(f"sqlite:///{tmp_path / 'db.sqlite3'}")
     migrate(env)
     names = ["racer0", "racer1", "racer2", "racer3"]
     seek = int(run(env, SETUP.format(names=names)))
-    # Each process starts Django first, then all of them accept at the same moment.
-    start = time.time() + 8
-    racers = [shell(env, ACCEPT.format(name=name, start=start, seek=seek)) for name in names]
+    go = tmp_path / "go"
+    ready = [tmp_path / f"{name}.ready" for name in names]
+    racers = [shell(env, ACCEPT.format(name=name, seek=seek, ready=str(path), go=str(go)))
+              for name, path in zip(names, ready)]
+    try:
+        wait_until_ready(racers, ready)
+    finally:
+        go.touch()  # a racer left waiting would never end
     outcomes = []
     for racer in racers:
         out, err = racer.communicate(timeout=120)

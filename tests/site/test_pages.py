@@ -79,3 +79,5 @@ def test_unknown_game_rules_is_404(client):
 def test_static_files_are_served_without_collectstatic(client):
     response = client.get("/static/css/site.css")
     assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/css")
+    assert b"--bg" in b"".join(response.streaming_content)  # the stylesheet itself

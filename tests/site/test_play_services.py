@@ -7,32 +7,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
-from play import positions, services, signals
+from play import positions, presence, services, signals
 from play.clock import TimeControl
 from play.models import Action, Game
+from play.rematch import decline as decline_rematch, offer as offer_rematch
 from play.services import PlayError
+from tests.site.played import start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return django_user_model.objects.create_user("carol")
-
-
-def start(alice, bob, game="hadron", options=None, tc=None):
-    return services.start_game(game=game, options=options or {}, players=(alice, bob),
-                               time_control=tc or TimeControl.untimed())
 
 
 def refresh(game):
@@ -363,20 +345,20 @@ def test_abort_only_before_both_have_acted(alice, bob):
 
 def test_rematch_offer_accept_swaps_the_players(alice, bob, carol):
     game = start(alice, bob, "tripen", {"size": 6}, TimeControl.realtime(3, 2))
-    assert error_of(services.offer_rematch, game.pk, alice).code == "not_allowed"
+    assert error_of(offer_rematch, game.pk, alice).code == "not_allowed"
     services.resign(game.pk, alice, 0)
-    assert error_of(services.offer_rematch, game.pk, carol).code == "not_a_player"
-    assert services.offer_rematch(game.pk, bob) == []
+    assert error_of(offer_rematch, game.pk, carol).code == "not_a_player"
+    assert offer_rematch(game.pk, bob) == []
     assert refresh(game).rematch_offer == 1
-    assert services.offer_rematch(game.pk, bob) == [{"type": "rematch", "offered_by": 1}]
-    assert services.offer_rematch(game.pk, alice) == []
+    assert offer_rematch(game.pk, bob) == [{"type": "rematch", "offered_by": 1}]
+    assert offer_rematch(game.pk, alice) == []
     rematch = Game.objects.get(rematch_of=game)
     assert rematch.players() == (bob, alice)
     assert rematch.options == {"size": 6} and rematch.game == "tripen"
     assert rematch.time_control == TimeControl.realtime(3, 2)
     assert refresh(game).rematch_offer is None
     # A late second acceptance points at the same rematch instead of starting another.
-    again = services.offer_rematch(game.pk, bob)
+    again = offer_rematch(game.pk, bob)
     assert again == [{"type": "rematch_started", "url": rematch.get_absolute_url(),
                       "id": rematch.pk}]
     assert Game.objects.filter(rematch_of=game).count() == 1
@@ -387,9 +369,9 @@ def test_rematch_offer_accept_swaps_the_players(alice, bob, carol):
 def test_rematch_decline(alice, bob):
     game = start(alice, bob)
     services.resign(game.pk, bob, 0)
-    assert error_of(services.decline_rematch, game.pk, alice).code == "not_allowed"
-    services.offer_rematch(game.pk, alice)
-    services.decline_rematch(game.pk, bob)
+    assert error_of(decline_rematch, game.pk, alice).code == "not_allowed"
+    offer_rematch(game.pk, alice)
+    decline_rematch(game.pk, bob)
     assert refresh(game).rematch_offer is None
     assert not Game.objects.filter(rematch_of=game).exists()
 
@@ -416,12 +398,12 @@ def test_presence_counts_fresh_connections(alice, bob, carol):
     services.join(game.pk, "chan.a", alice)
     services.join(game.pk, "chan.c", carol)
     services.join(game.pk, "chan.anon", None)
-    assert services.presence_of(game) == {"players_online": [True, False], "watchers": 2}
+    assert presence.presence_of(game) == {"players_online": [True, False], "watchers": 2}
     # A row nobody refreshes (its process died) stops counting.
     game.connections.filter(channel_name="chan.a").update(
-        seen_at=timezone.now() - services.STALE_AFTER - timedelta(seconds=1))
-    assert services.presence_of(game)["players_online"] == [False, False]
-    services.still_here("chan.a")
-    assert services.presence_of(game)["players_online"] == [True, False]
-    services.leave(game.pk, "chan.c")
-    assert services.presence_of(game) == {"players_online": [True, False], "watchers": 1}
+        seen_at=timezone.now() - presence.STALE_AFTER - timedelta(seconds=1))
+    assert presence.presence_of(game)["players_online"] == [False, False]
+    presence.still_here("chan.a")
+    assert presence.presence_of(game)["players_online"] == [True, False]
+    presence.leave(game.pk, "chan.c")
+    assert presence.presence_of(game) == {"players_online": [True, False], "watchers": 1}

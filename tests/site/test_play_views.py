@@ -14,16 +14,6 @@ from play.models import Game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob")
-
-
 def test_game_page_embeds_the_snapshot(client, alice, bob):
     game = services.start_game(game="hadron", options={}, players=(alice, bob),
                                time_control=TimeControl.realtime(5, 3))

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -49,11 +50,13 @@ def test_readme_server_serves_the_home_page(unused_port):
         )
         try:
             page = fetch_when_up(f"http://127.0.0.1:{port}/", server)
+        except AssertionError as error:
+            page = str(error)
         finally:
             # runserver's autoreloader runs the server in a child process: stop the group.
             os.killpg(server.pid, signal.SIGTERM)
             output = server.communicate(timeout=20)[0].decode(errors="replace")
-        assert "Tessera" in page and "/rules/hadron/" in page, output
+        assert "Tessera" in page and "/rules/hadron/" in page, f"{page[:500]}\n{output}"
         assert Path(tmp, "db.sqlite3").exists()
 
 
@@ -61,10 +64,12 @@ def fetch_when_up(url, process, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(process.stdout.read().decode(errors="replace"))
+            raise AssertionError(f"the server exited with {process.returncode}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 return response.read().decode()
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{url} answered {error.code}") from error  # up, but broken
         except OSError:
             time.sleep(0.3)
     raise AssertionError(f"{url} did not answer within {timeout}s")

@@ -2,11 +2,11 @@ import urllib.request
 
 
 def test_daphne_serves_home_and_static(daphne_server):
-    with urllib.request.urlopen(daphne_server.url + "/") as response:
+    with urllib.request.urlopen(daphne_server.url + "/", timeout=30) as response:
         page = response.read().decode()
     assert response.status == 200
     assert "Tessera" in page
-    with urllib.request.urlopen(daphne_server.url + "/static/css/site.css") as response:
+    with urllib.request.urlopen(daphne_server.url + "/static/css/site.css", timeout=30) as response:
         assert response.status == 200
         assert b"--bg" in response.read()
 

@@ -8,25 +8,13 @@ import pytest
 from django.utils import timezone
 
 import games
-from play import services
-from play.clock import TimeControl
+from play import presence, services
 from play.models import Action, Connection, Game
 from watch import profiles
 from watch import services as watch
+from tests.site.played import start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def people(django_user_model):
-    def make(*names):
-        return [django_user_model.objects.create_user(name) for name in names]
-    return make
-
-
-def start(first, second, game="hadron", options=None):
-    return services.start_game(game=game, options=options or {}, players=(first, second),
-                               time_control=TimeControl.untimed())
 
 
 def play(game, *actions):
@@ -62,8 +50,8 @@ def watcher(game, user=None, channel=None):
 
 # -- the list ---------------------------------------------------------------------------------
 
-def test_watch_lists_games_in_progress_newest_first(client, people):
-    alice, bob, carol = people("alice", "bob", "carol")
+def test_watch_lists_games_in_progress_newest_first(client, users):
+    alice, bob, carol = users("alice", "bob", "carol")
     hadron = play(start(alice, bob), "c3", "a1")
     tripen = start(carol, alice, "tripen", {"size": 5})
     over = resign(start(bob, carol, "copolymer"), bob)
@@ -81,8 +69,8 @@ def test_watch_lists_games_in_progress_newest_first(client, people):
     assert '<span id="live-count">2</span>' in html
 
 
-def test_row_thumbnail_shows_the_current_position(people):
-    alice, bob = people("alice", "bob")
+def test_row_thumbnail_shows_the_current_position(users):
+    alice, bob = users("alice", "bob")
     game = start(alice, bob)
     empty = watch.row_of(game)
     assert empty["ply"] == 0 and 'class="tile side-0"' not in empty["thumbnail"]
@@ -98,8 +86,8 @@ def test_row_thumbnail_shows_the_current_position(people):
     assert html.startswith(f'<li class="watch-row game-hadron" id="watch-game-{game.pk}"')
 
 
-def test_thumbnails_are_drawn_once_per_position_without_replays(people, monkeypatch):
-    alice, bob = people("alice", "bob")
+def test_thumbnails_are_drawn_once_per_position_without_replays(users, monkeypatch):
+    alice, bob = users("alice", "bob")
     game = play(start(alice, bob), "c3")
     first = watch.picture(game)
 
@@ -122,8 +110,8 @@ def test_thumbnails_are_drawn_once_per_position_without_replays(people, monkeypa
     assert len(drawn) == 2
 
 
-def test_filter_by_game(client, people):
-    alice, bob = people("alice", "bob")
+def test_filter_by_game(client, users):
+    alice, bob = users("alice", "bob")
     hadron = start(alice, bob)
     colorful = start(bob, alice, "colorful", {"size": 3})
     response = client.get("/watch/?game=colorful")
@@ -151,8 +139,8 @@ def test_empty_watch_page(client):
     assert client.post("/watch/").status_code == 405
 
 
-def test_page_embeds_the_featured_game_with_a_labelled_board(client, people):
-    alice, bob = people("alice", "bob")
+def test_page_embeds_the_featured_game_with_a_labelled_board(client, users):
+    alice, bob = users("alice", "bob")
     game = play(start(alice, bob, "copolymer"), "C3")
     html = client.get("/watch/").content.decode()
     featured = html.split('id="featured-frame">')[1].split("</div>")[0]
@@ -165,8 +153,8 @@ def test_page_embeds_the_featured_game_with_a_labelled_board(client, people):
 
 # -- the featured game ------------------------------------------------------------------------
 
-def test_liveliness_counts_recent_actions_then_watchers_then_recency(people):
-    alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
+def test_liveliness_counts_recent_actions_then_watchers_then_recency(users):
+    alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     busy = play(start(alice, bob), "c3", "a1", "e5")
     watched = play(start(carol, dave), "c3")
     quiet = play(start(alice, carol), "c3", "a1", "e5", "a5", "b2")
@@ -192,18 +180,18 @@ def test_liveliness_counts_recent_actions_then_watchers_then_recency(people):
     assert watch.liveliest(kind="tripen") is None
 
 
-def test_stale_connections_do_not_count(people):
-    alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
+def test_stale_connections_do_not_count(users):
+    alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     first = start(alice, bob)
     second = start(carol, dave)
     watcher(first, None)
-    Connection.objects.update(seen_at=timezone.now() - services.STALE_AFTER * 2)
+    Connection.objects.update(seen_at=timezone.now() - presence.STALE_AFTER * 2)
     watcher(second, None)
     assert watch.liveliest().pk == second.pk
 
 
-def test_a_game_just_started_does_not_hide_a_more_watched_one(people):
-    alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
+def test_a_game_just_started_does_not_hide_a_more_watched_one(users):
+    alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     watched = start(alice, bob)
     age(watched, 60)
     watcher(watched, carol)
@@ -211,8 +199,8 @@ def test_a_game_just_started_does_not_hide_a_more_watched_one(people):
     assert watch.liveliest().pk == watched.pk
 
 
-def test_featured_game_stays_until_it_ends(people):
-    alice, bob, carol, dave = people("alice", "bob", "carol", "dave")
+def test_featured_game_stays_until_it_ends(users):
+    alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     first = play(start(alice, bob), "c3")
     second = play(start(carol, dave), "c3", "a1", "e5")
     assert watch.featured().pk == second.pk
@@ -222,8 +210,8 @@ def test_featured_game_stays_until_it_ends(people):
     assert watch.featured(keep=first.pk).pk == second.pk
 
 
-def test_news_of_a_game(people):
-    alice, bob = people("alice", "bob")
+def test_news_of_a_game(users):
+    alice, bob = users("alice", "bob")
     game = start(alice, bob)
     news = watch.news_of(game.pk)
     assert news["active"] and news["row"]["id"] == game.pk and news["totals"] == {"hadron": 1}
@@ -236,8 +224,8 @@ def test_news_of_a_game(people):
 
 # -- profiles ---------------------------------------------------------------------------------
 
-def test_profile_lists_games_in_progress_and_finished_with_results(client, people):
-    alice, bob, carol = people("alice", "bob", "carol")
+def test_profile_lists_games_in_progress_and_finished_with_results(client, users):
+    alice, bob, carol = users("alice", "bob", "carol")
     live = play(start(alice, bob, "tripen", {"size": 5}), "a1/0")
     lost = resign(start(alice, carol), alice)
     won = resign(start(carol, alice, "colorful", {"size": 3}), carol)
@@ -276,8 +264,8 @@ def test_profile_lists_games_in_progress_and_finished_with_results(client, peopl
     assert link + "Play</a>" in client.get("/u/bob/").content.decode()
 
 
-def test_profile_paginates_finished_games(client, people):
-    alice, bob = people("alice", "bob")
+def test_profile_paginates_finished_games(client, users):
+    alice, bob = users("alice", "bob")
     ended = [resign(start(alice, bob), bob) for _ in range(profiles.PER_PAGE + 3)]
     first = client.get("/u/alice/").content.decode()
     ids = re.findall(r'<a href="/game/(\d+)/">View</a>', first)
@@ -292,7 +280,7 @@ def test_profile_paginates_finished_games(client, people):
     assert client.get("/u/alice/?page=x").status_code == 200
 
 
-def test_profile_without_games(client, people):
-    people("alice")
+def test_profile_without_games(client, users):
+    users("alice")
     html = client.get("/u/alice/").content.decode()
     assert "alice has no game in progress" in html and "alice has not finished a game" in html

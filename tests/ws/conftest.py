@@ -1,11 +1,10 @@
-"""Fixtures of the websocket tests (helpers live in tests/ws/sockets.py and live_client.py)."""
+"""Fixtures of the websocket tests (helpers live in tests/ws/sockets.py, messages.py and
+live_client.py: import them from there, never from a module named conftest, since several
+folders have one)."""
 import pytest
 
 from play.clock import TimeControl
 from play.services import start_game
-# Re-exported for test modules that import the helpers from here; prefer
-# `from tests.ws.sockets import ...` (a module named conftest exists in several folders).
-from tests.ws.sockets import WAIT, Socket, application, headers_for  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
@@ -18,10 +17,10 @@ def fresh_channel_layer(settings):
 
 
 @pytest.fixture
-def users(django_user_model):
-    def make(*names):
-        return [django_user_model.objects.create_user(name) for name in names]
-    return make
+def no_lobby_grace(settings):
+    """A real-time seek closes as soon as its owner's last lobby socket does (no wait for a
+    reload to bring them back)."""
+    settings.LOBBY_PRESENCE_GRACE = 0
 
 
 @pytest.fixture

@@ -10,21 +10,47 @@ import urllib.request
 
 from websockets.asyncio.client import connect
 
-WAIT = 10  # seconds; a shared machine, real processes
+from tests.ws.messages import WAIT, MessageReader
+
+
+class WebSession:
+    """A browser's HTTP side, without the browser: a cookie jar, and the CSRF token taken from
+    the log-in form (Django's CSRF cookie) for posts."""
+
+    def __init__(self, server):
+        self.server = server
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def cookie(self, name):
+        return next((c.value for c in self.jar if c.name == name), None)
+
+    def log_in(self, username, password):
+        """Log in through the form; returns the URL and text of the page it leads to."""
+        url = self.server.url + "/accounts/login/"
+        form = self.opener.open(url, timeout=WAIT).read().decode()
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)[1]
+        data = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": token, "username": username, "password": password}).encode()
+        with self.opener.open(url, data, timeout=WAIT) as response:
+            return response.geturl(), response.read().decode()
+
+    def post_json(self, path, **data):
+        """A fetch call of the site's pages: a form post answered with JSON."""
+        request = urllib.request.Request(
+            self.server.url + path, data=urllib.parse.urlencode(data).encode(),
+            headers={"Accept": "application/json", "X-CSRFToken": self.cookie("csrftoken")})
+        with self.opener.open(request, timeout=WAIT) as response:
+            return json.loads(response.read())
 
 
 def log_in(server, username, password):
     """The session cookie of `username` logged in on `server` through the log-in form."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    form = opener.open(server.url + "/accounts/login/", timeout=WAIT).read().decode()
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)[1]
-    data = urllib.parse.urlencode(
-        {"csrfmiddlewaretoken": token, "username": username, "password": password}).encode()
-    opener.open(server.url + "/accounts/login/", data, timeout=WAIT).read()
-    session = next((c.value for c in jar if c.name == "sessionid"), None)
-    assert session, f"{username} could not log in on {server.url}"
-    return session
+    session = WebSession(server)
+    session.log_in(username, password)
+    cookie = session.cookie("sessionid")
+    assert cookie, f"{username} could not log in on {server.url}"
+    return cookie
 
 
 def snapshot_json(server, path):
@@ -32,8 +58,11 @@ def snapshot_json(server, path):
         return json.loads(response.read())
 
 
-class LiveSocket:
-    """One browser tab on a game page of a running server."""
+class LiveSocket(MessageReader):
+    """One browser tab on a game page of a running server (presence news is kept in
+    .presence)."""
+
+    background = ("presence",)
 
     def __init__(self, server, path, session=None, name="anonymous"):
         self.server, self.path, self.session, self.name = server, path, session, name
@@ -52,37 +81,12 @@ class LiveSocket:
     async def receive(self, timeout=WAIT):
         return json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
 
-    async def expect(self, kind, timeout=WAIT):
-        """The next message other than presence news (remembered in .presence)."""
-        while True:
-            message = await self.receive(timeout)
-            if message["type"] == "presence" and kind != "presence":
-                self.presence = message
-                continue
-            assert message["type"] == kind, f"{self.name} expected {kind}, got {message}"
-            return message
-
-    async def error(self, code):
-        message = await self.expect("error")
-        assert message["code"] == code, f"{self.name} expected {code}, got {message}"
-        return message
-
-    async def drain(self, timeout=0.5):
-        """Every message other than presence news until nothing comes for `timeout`."""
-        messages = []
-        while True:
-            try:
-                message = await self.receive(timeout)
-            except TimeoutError:
-                return messages
-            if message["type"] == "presence":
-                self.presence = message
-            else:
-                messages.append(message)
-
-    async def quiet(self, timeout=0.3):
-        extra = await self.drain(timeout)
-        assert not extra, f"{self.name} got unexpected {extra}"
+    async def next_message(self, timeout):
+        # Cancelling recv() loses nothing (websockets' asyncio client).
+        try:
+            return await self.receive(timeout)
+        except TimeoutError:
+            return None
 
     async def close(self):
         await self.ws.close()

@@ -1,17 +1,28 @@
-"""Helpers for the live game socket tests driven through channels' WebsocketCommunicator.
+"""Helpers for the websocket tests driven through channels' WebsocketCommunicator: a page's
+socket (game, lobby, notifications, Watch) and a player's HTTP side of the lobby.
 
 The tests are plain functions that build their data with the ORM, then run one async
-scenario with asgiref's async_to_sync (no extra pytest plugin). Inside the scenario the
+scenario with `run` (asgiref's async_to_sync, no extra pytest plugin). Inside the scenario the
 consumers reach the database through database_sync_to_async, which async_to_sync runs back
 in the test's own thread, on the test's database connection.
 """
 import json
 
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.urls import reverse
+
+from lobby.models import Seek
+from tests.ws.messages import WAIT, MessageReader
 
 ORIGIN = (b"origin", b"http://testserver")
-WAIT = 5  # seconds; generous, the machine is shared
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def run(scenario):
+    async_to_sync(scenario)()
 
 
 def application():
@@ -32,24 +43,26 @@ def headers_for(user):
     return [ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
 
 
-class Socket:
-    """One browser tab on a game page."""
+class PageSocket(MessageReader):
+    """One socket of a browser tab, on `path` ("/ws/lobby/"). A new connection's first
+    message is of type `first`."""
 
-    def __init__(self, game_id, user=None, name="", headers=None):
+    first = "snapshot"
+
+    def __init__(self, path, user=None, name="", headers=None):
         """`headers`: from headers_for(user), computed beforehand when the caller runs in the
         event loop (logging in touches the database)."""
-        self.name = name or (user.username if user else "anonymous")
+        self.name = name or f"{user.username if user else 'anonymous'} on {path}"
         self.communicator = WebsocketCommunicator(
-            application(), f"/ws/game/{game_id}/",
-            headers=headers if headers is not None else headers_for(user))
-        self.presence = None
+            application(), path, headers=headers if headers is not None else headers_for(user))
+
+    async def connect(self):
+        connected, _ = await self.communicator.connect(timeout=WAIT)
+        return connected
 
     async def open(self):
-        connected, _ = await self.communicator.connect(timeout=WAIT)
-        assert connected, f"{self.name} could not connect"
-        message = await self.receive()
-        assert message["type"] == "snapshot", message
-        return message["game"]
+        assert await self.connect(), f"{self.name} could not connect"
+        return await self.expect(self.first)
 
     async def send(self, **message):
         await self.communicator.send_json_to(message)
@@ -60,39 +73,57 @@ class Socket:
     async def receive(self, timeout=WAIT):
         return json.loads(await self.communicator.receive_from(timeout))
 
-    async def expect(self, kind, timeout=WAIT):
-        """The next message other than presence news (remembered in .presence)."""
-        while True:
-            message = await self.receive(timeout)
-            if message["type"] == "presence" and kind != "presence":
-                self.presence = message
-                continue
-            assert message["type"] == kind, f"{self.name} expected {kind}, got {message}"
-            return message
+    async def next_message(self, timeout):
+        # receive_nothing, unlike a receive that times out, leaves the consumer running.
+        if await self.communicator.receive_nothing(timeout):
+            return None
+        return await self.receive()
 
-    async def error(self, code):
-        message = await self.expect("error")
-        assert message["code"] == code, f"{self.name} expected {code}, got {message}"
-        assert isinstance(message["message"], str) and message["message"]
-        return message
+    async def close(self, timeout=WAIT):
+        # The consumer's disconnect does database work: channels' default of 1 s is too short
+        # on a busy machine.
+        await self.communicator.disconnect(timeout=timeout)
 
-    async def quiet(self, timeout=0.2):
-        """Nothing but presence news arrives for a while."""
-        while not await self.communicator.receive_nothing(timeout):
-            message = await self.receive()
-            assert message["type"] == "presence", f"{self.name} got unexpected {message}"
-            self.presence = message
 
-    async def drain(self, timeout=0.5):
-        """Every message other than presence news until nothing comes for `timeout`."""
-        messages = []
-        while not await self.communicator.receive_nothing(timeout):
-            message = await self.receive()
-            if message["type"] == "presence":
-                self.presence = message
-            else:
-                messages.append(message)
-        return messages
+class Socket(PageSocket):
+    """One browser tab on a game page: presence news may come at any time (the latest is
+    kept in .presence); open() returns the snapshot's game."""
 
-    async def close(self):
-        await self.communicator.disconnect()
+    background = ("presence",)
+
+    def __init__(self, game_id, user=None, name="", headers=None):
+        super().__init__(f"/ws/game/{game_id}/", user,
+                         name or (user.username if user else "anonymous"), headers)
+        self.presence = None
+
+    async def open(self):
+        return (await super().open())["game"]
+
+
+class LobbyClient:
+    """A logged-in player's HTTP side of the lobby: the fetch calls of the Play page or of a
+    challenge toast. Made outside the event loop (logging in touches the database)."""
+
+    def __init__(self, user):
+        self.client = Client()
+        self.client.force_login(user)
+
+    async def post(self, name, *args, **data):
+        response = await sync_to_async(self.client.post)(reverse(f"lobby:{name}", args=args),
+                                                         data, **JSON)
+        return response.json()
+
+
+def proposal(game="hadron", **fields):
+    """The Play page's form for a seek (or, with opponent=..., a challenge): Hadron 7×7, 5+3,
+    the proposer moves first, unless `fields` say otherwise."""
+    data = {"game": game, "hadron_size": "7", "copolymer_size": "5", "tripen_size": "7",
+            "colorful_board": "hexhex", "colorful_size": "5", "time_kind": "realtime",
+            "minutes": "5", "increment": "3", "days": "3", "side": "first"}
+    data.update(fields)
+    return data
+
+
+@database_sync_to_async
+def seek_status(seek_id):
+    return Seek.objects.get(pk=seek_id).status

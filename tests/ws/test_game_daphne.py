@@ -2,14 +2,15 @@
 import asyncio
 
 from tests.ws.live_client import LiveSocket, log_in, snapshot_json
+from tests.ws.messages import WAIT, all_quiet
 
 PASSWORD = "live-daphne-pass-5521"
+LEFT_MS = 5000
 
 
 def test_players_spectators_errors_repeat_reconnect_and_resign(daphne_server):
     server = daphne_server
-    for name in ("dora", "dave", "dani"):
-        server.create_user(name, PASSWORD)
+    server.create_users(["dora", "dave", "dani"], PASSWORD)
     path = server.manage("startgame", "hadron", "dora", "dave", "--time", "5+2").stdout.strip()
     sessions = {name: log_in(server, name, PASSWORD) for name in ("dora", "dave", "dani")}
 
@@ -41,8 +42,7 @@ def test_players_spectators_errors_repeat_reconnect_and_resign(daphne_server):
         await anon.error("login_required")
         await dani.send(type="abort", ply=3)
         await dani.error("not_a_player")
-        for tab in tabs:
-            await tab.quiet()
+        await all_quiet(tabs)
 
         # dave drops out and comes back: the others see him leave and return.
         await dave.close()
@@ -67,24 +67,25 @@ def test_players_spectators_errors_repeat_reconnect_and_resign(daphne_server):
 
 def test_time_runs_out_on_the_server_with_nobody_claiming_it(daphne_server):
     server = daphne_server
-    for name in ("tess", "toby"):
-        server.create_user(name, PASSWORD)
+    server.create_users(["tess", "toby"], PASSWORD)
     path = server.manage("startgame", "copolymer", "tess", "toby", "--time", "1+0").stdout.strip()
     game_id = int(path.strip("/").split("/")[-1])
-    # Test-only shortcut: tess's clock has 4 s left (the smallest real control is a minute).
+    # Test-only shortcut: tess's clock has a few seconds left (the smallest real control is a
+    # minute); enough for the socket to open first even on a busy machine, or the opening
+    # itself would notice the fallen flag.
     server.shell(
         "from django.utils import timezone; from play.models import Game;"
         f"Game.objects.filter(pk={game_id})"
-        ".update(remaining0_ms=4000, turn_started_at=timezone.now())"
+        f".update(remaining0_ms={LEFT_MS}, turn_started_at=timezone.now())"
     )
 
     async def scenario():
         watcher = LiveSocket(server, path)
         snapshot = await watcher.open()
         assert snapshot["status"] == "active" and snapshot["clocks"]["running"] == 0
-        assert 0 < snapshot["clocks"]["remaining_ms"][0] <= 4000
+        assert 0 < snapshot["clocks"]["remaining_ms"][0] <= LEFT_MS
         # The watcher only listens: the server's timer ends the game.
-        end = await watcher.expect("end")
+        end = await watcher.expect("end", timeout=WAIT + LEFT_MS / 1000)
         assert end["result"] == {"winner": 1, "reason": "time",
                                  "text": "tess ran out of time — toby wins"}
         await watcher.quiet(0.5)

@@ -4,7 +4,6 @@ import asyncio
 import random
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
@@ -14,13 +13,10 @@ import games
 from play import services
 from play.clock import TimeControl
 from play.models import Game
-from tests.ws.sockets import WAIT, Socket, application, headers_for
+from tests.ws.messages import WAIT, all_quiet
+from tests.ws.sockets import ORIGIN, Socket, application, headers_for, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run(scenario):
-    async_to_sync(scenario)()
 
 
 @database_sync_to_async
@@ -33,6 +29,18 @@ def fetch(game_id):
 @database_sync_to_async
 def stored_actions(game_id):
     return Game.objects.get(pk=game_id).action_list()
+
+
+async def from_both(first, second, count, timeout=WAIT):
+    """The next `count` messages (presence news aside) from two tabs together, whichever of
+    them has them, in order of arrival per tab."""
+    heard = []
+    deadline = asyncio.get_running_loop().time() + timeout
+    while len(heard) < count:
+        assert asyncio.get_running_loop().time() < deadline, f"only {heard} within {timeout} s"
+        for tab in (first, second):
+            heard += await tab.drain(0.05)
+    return heard
 
 
 def test_two_players_and_a_spectator_see_every_action(users, new_game):
@@ -61,14 +69,13 @@ def test_two_players_and_a_spectator_see_every_action(users, new_game):
                     ply, action, ("alice", "bob").index(mover))
                 assert message["state"]["ply"] == ply + 1
                 assert message["state"]["actions"] == list(state.actions)
-                assert message["result"] is None or state.is_over
+                assert (message["result"] is not None) == state.is_over
             ply += 1
         final = await fetch(game.pk)
         assert final.status == "finished" and final.ply_count == ply
         assert message["result"] == {"winner": state.winner, "reason": "normal",
                                      "text": final.result_text}
-        for tab in tabs.values():
-            await tab.quiet()
+        await all_quiet(tabs.values())
         await tabs["bob"].close()
         presence = await tabs["alice"].expect("presence")
         assert presence["players_online"] == [True, False] and presence["watchers"] == 2
@@ -122,8 +129,7 @@ def test_error_paths_answer_the_sender_alone(users, new_game):
         await a.send(type="decline_rematch")
         await a.error("not_allowed")
         # Nobody else heard any of that, and nothing changed.
-        for tab in (a, b, c, anon):
-            await tab.quiet()
+        await all_quiet((a, b, c, anon))
         assert (await fetch(game.pk)).ply_count == 0
 
         await a.send(type="play", ply=0, action="c3")
@@ -153,8 +159,8 @@ def test_error_paths_answer_the_sender_alone(users, new_game):
         assert (await a.expect("pong"))["server_time"]
         await anon.send(type="snapshot")
         assert (await anon.expect("snapshot"))["game"]["status"] == "finished"
+        await all_quiet((a, b, c, anon))
         for tab in (a, b, c, anon):
-            await tab.quiet()
             await tab.close()
         game_now = await fetch(game.pk)
         assert game_now.ply_count == 2 and game_now.reason == "resign"
@@ -180,33 +186,33 @@ def test_repeated_and_racing_plies(users, new_game):
         assert await a2.expect("repeat") == {"type": "repeat", "ply": 0, "action": "c3"}
         await a1.send(type="play", ply=0, action="c3")
         await a1.expect("repeat")
-        for tab in tabs:
-            await tab.quiet()
+        await all_quiet(tabs)
 
         # Two tabs of bob race for ply 1 with different moves: exactly one is stored; both
         # tabs hear it, and the loser also gets `stale` and a fresh snapshot.
         await asyncio.gather(b1.send(type="play", ply=1, action="a1"),
                              b2.send(type="play", ply=1, action="e5"))
-        heard = {b1: await b1.drain(), b2: await b2.drain()}
+        stored_move = (await a1.expect("action"))["action"]
+        winner, loser = (b1, b2) if stored_move == "a1" else (b2, b1)
+        heard = {winner: await winner.take(1), loser: await loser.take(3)}
         stored = await stored_actions(game.pk)
-        assert len(stored) == 2 and stored[1] in ("a1", "e5")
-        winner, loser = (b1, b2) if stored[1] == "a1" else (b2, b1)
+        assert stored == ["c3", stored_move]
         assert [m["type"] for m in heard[winner]] == ["action"]
         assert sorted(m["type"] for m in heard[loser]) == ["action", "error", "snapshot"]
         assert [m["code"] for m in heard[loser] if m["type"] == "error"] == ["stale"]
         snapshot = next(m for m in heard[loser] if m["type"] == "snapshot")
         assert snapshot["game"]["actions"] == stored
-        for tab in (a1, a2):
-            assert (await tab.expect("action"))["action"] == stored[1]
+        assert (await a2.expect("action"))["action"] == stored_move
+        await all_quiet(tabs)
 
         # The same move racing from two tabs: one action for everyone, one repeat.
         await asyncio.gather(a1.send(type="play", ply=2, action="a5"),
                              a2.send(type="play", ply=2, action="a5"))
-        heard = [m["type"] for tab in (a1, a2) for m in await tab.drain()]
-        assert sorted(heard) == ["action", "action", "repeat"]
+        heard = await from_both(a1, a2, count=3)
+        assert sorted(m["type"] for m in heard) == ["action", "action", "repeat"]
         for tab in (b1, b2):
             assert (await tab.expect("action"))["ply"] == 2
-            await tab.quiet()
+        await all_quiet(tabs)
         assert await stored_actions(game.pk) == ["c3", stored[1], "a5"]
         for tab in tabs:
             await tab.close()
@@ -268,8 +274,8 @@ def test_abort_and_rematch_with_swapped_colours(users, new_game):
         await a2.send(type="decline_rematch")
         for tab in (a2, b2):
             assert (await tab.expect("rematch"))["offered_by"] is None
+        await all_quiet((a2, b2))
         for tab in (a2, b2):
-            await tab.quiet()
             await tab.close()
 
     run(scenario)
@@ -294,8 +300,7 @@ def test_time_running_out_with_nobody_claiming_it(users, new_game):
                                      "text": "bob ran out of time — alice wins"}
             assert end["clocks"]["remaining_ms"][1] == 0 and end["clocks"]["running"] is None
         # Exactly one end, although both sockets' timers rang.
-        for tab in (a, c):
-            await tab.quiet(0.5)
+        await all_quiet((a, c), 0.5)
         final = await fetch(game.pk)
         assert (final.status, final.reason, final.winner) == ("finished", "time", 0)
         for tab in (a, c):
@@ -330,7 +335,7 @@ def test_a_socket_reschedules_its_timer_after_each_action(users, new_game):
     run(scenario)
 
 
-def test_tripen_actions_leave_out_the_static_poses(users, new_game):
+def test_tripen_actions_leave_out_the_static_board(users, new_game):
     alice, bob = users("alice", "bob")
     game = new_game([alice, bob], "tripen", {"size": 5})
     a, b = Socket(game.pk, alice), Socket(game.pk, bob)
@@ -342,7 +347,9 @@ def test_tripen_actions_leave_out_the_static_poses(users, new_game):
         await a.send(type="play", ply=0, action="c3/0")
         await a.expect("action")
         message = await b.expect("action")
-        assert "poses" not in message["state"]["board"]
+        static = {"viewbox", "labels", "size", "cells", "borders", "poses"}
+        assert static <= set(snap["state"]["board"])
+        assert not static & set(message["state"]["board"])
         assert message["state"]["board"]["tokens"][0]["action"] == "c3/0"
         await b.send(type="play", ply=1, action="swap")
         await b.expect("action")
@@ -364,7 +371,7 @@ def test_unknown_game_refused_and_origin_checked(users, new_game):
     async def scenario():
         for path in ("/ws/game/987654/", "/ws/game/99999999999999999999999/"):
             refused = WebsocketCommunicator(application(), path,
-                                            headers=[(b"origin", b"http://testserver")])
+                                            headers=[ORIGIN])
             connected, _ = await refused.connect(timeout=WAIT)
             assert not connected
         foreign = WebsocketCommunicator(application(), f"/ws/game/{game.pk}/",

@@ -4,82 +4,19 @@ started, while only the lobby socket counts as waiting in the lobby."""
 import json
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
-from django.urls import reverse
 
-from lobby.models import LobbyConnection, Seek
+from lobby.models import LobbyConnection
 from play.models import Game
-from tests.ws.sockets import WAIT, application, headers_for
+from tests.ws.sockets import LobbyClient, PageSocket, proposal, run, seek_status
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-JSON = {"HTTP_ACCEPT": "application/json"}
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_lobby_grace")]
 
 
-@pytest.fixture(autouse=True)
-def no_grace(settings):
-    # A real-time seek closes as soon as its owner's last lobby socket does.
-    settings.LOBBY_PRESENCE_GRACE = 0
-
-
-def run(scenario):
-    async_to_sync(scenario)()
-
-
-class Tab:
+def tab_of(user, path="/ws/notify/"):
     """One browser tab of a player: on any page its notification socket, on the Play page
     its lobby socket (path="/ws/lobby/")."""
-
-    def __init__(self, user, path="/ws/notify/"):
-        self.name = f"{user.username if user else 'anonymous'} on {path}"
-        self.communicator = WebsocketCommunicator(application(), path, headers=headers_for(user))
-
-    async def open(self):
-        connected, _ = await self.communicator.connect(timeout=WAIT)
-        assert connected, f"{self.name} could not connect"
-        return await self.expect("snapshot")
-
-    async def receive(self, timeout=WAIT):
-        return json.loads(await self.communicator.receive_from(timeout))
-
-    async def expect(self, kind, timeout=WAIT):
-        message = await self.receive(timeout)
-        assert message["type"] == kind, f"{self.name} expected {kind}, got {message}"
-        return message
-
-    async def quiet(self, timeout=0.3):
-        assert await self.communicator.receive_nothing(timeout), \
-            f"{self.name} got {await self.receive()}"
-
-    async def send_text(self, text):
-        await self.communicator.send_to(text_data=text)
-
-    async def close(self):
-        await self.communicator.disconnect(timeout=WAIT)
-
-
-class Browser:
-    """A logged-in player's HTTP side: the fetch calls of the page or its toasts."""
-
-    def __init__(self, user):
-        self.client = Client()
-        self.client.force_login(user)
-
-    async def post(self, name, *args, **data):
-        response = await sync_to_async(self.client.post)(reverse(f"lobby:{name}", args=args),
-                                                         data, **JSON)
-        return response.json()
-
-
-def proposal(game="hadron", **extra):
-    data = {"game": game, "hadron_size": "7", "copolymer_size": "5", "tripen_size": "7",
-            "colorful_board": "hexhex", "colorful_size": "5", "time_kind": "realtime",
-            "minutes": "5", "increment": "3", "days": "3", "side": "first"}
-    data.update(extra)
-    return data
+    return PageSocket(path, user)
 
 
 @database_sync_to_async
@@ -87,15 +24,10 @@ def lobby_connections():
     return LobbyConnection.objects.count()
 
 
-@database_sync_to_async
-def seek_status(seek_id):
-    return Seek.objects.get(pk=seek_id).status
-
-
 def test_challenge_reaches_the_challenged_players_notify_socket(users):
     alice, bob, carol = users("alice", "bob", "carol")
-    browsers = {"alice": Browser(alice), "bob": Browser(bob)}
-    alice_tab, bob_tab, carol_tab = Tab(alice), Tab(bob), Tab(carol)
+    browsers = {"alice": LobbyClient(alice), "bob": LobbyClient(bob)}
+    alice_tab, bob_tab, carol_tab = tab_of(alice), tab_of(bob), tab_of(carol)
 
     async def scenario():
         snapshot = await bob_tab.open()
@@ -135,8 +67,8 @@ def test_challenge_reaches_the_challenged_players_notify_socket(users):
 
 def test_snapshot_lists_the_pending_challenges_but_no_seeks(users):
     alice, bob = users("alice", "bob")
-    browsers = {"alice": Browser(alice), "bob": Browser(bob)}
-    bob_tab = Tab(bob)
+    browsers = {"alice": LobbyClient(alice), "bob": LobbyClient(bob)}
+    bob_tab = tab_of(bob)
 
     async def scenario():
         await browsers["alice"].post("seek_create", **proposal(time_kind="correspondence"))
@@ -157,20 +89,20 @@ def test_snapshot_lists_the_pending_challenges_but_no_seeks(users):
 
 
 def test_anonymous_visitor_is_refused():
-    communicator = WebsocketCommunicator(application(), "/ws/notify/", headers=headers_for(None))
+    anonymous = tab_of(None)
 
     async def scenario():
         # Closed before being accepted: the handshake fails (Daphne answers HTTP 403).
-        connected, _ = await communicator.connect(timeout=WAIT)
-        assert not connected
+        assert not await anonymous.connect()
 
     run(scenario)
 
 
 def test_notify_socket_does_not_keep_a_realtime_seek_open(users):
     alice, bob = users("alice", "bob")
-    browser = Browser(alice)
-    alice_lobby, alice_page, bob_lobby = Tab(alice, "/ws/lobby/"), Tab(alice), Tab(bob, "/ws/lobby/")
+    browser = LobbyClient(alice)
+    alice_lobby, alice_page = tab_of(alice, "/ws/lobby/"), tab_of(alice)
+    bob_lobby = tab_of(bob, "/ws/lobby/")
 
     async def scenario():
         await alice_page.open()
@@ -199,8 +131,8 @@ def test_notify_socket_does_not_keep_a_realtime_seek_open(users):
 
 def test_accepted_seek_sends_the_seeker_to_the_game(users):
     alice, bob = users("alice", "bob")
-    browsers = {"alice": Browser(alice), "bob": Browser(bob)}
-    alice_page, bob_page = Tab(alice), Tab(bob)
+    browsers = {"alice": LobbyClient(alice), "bob": LobbyClient(bob)}
+    alice_page, bob_page = tab_of(alice), tab_of(bob)
 
     async def scenario():
         await alice_page.open()
@@ -222,10 +154,13 @@ def test_accepted_seek_sends_the_seeker_to_the_game(users):
     run(scenario)
 
 
-def test_accepted_challenge_sends_the_challenger_to_the_game(users):
+# The Play page's lobby socket and every other page's notification socket alike:
+
+@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/notify/"])
+def test_accepted_challenge_sends_the_challenger_to_the_game(users, path):
     alice, bob = users("alice", "bob")
-    browsers = {"alice": Browser(alice), "bob": Browser(bob)}
-    alice_page = Tab(alice)
+    browsers = {"alice": LobbyClient(alice), "bob": LobbyClient(bob)}
+    alice_page = tab_of(alice, path)
 
     async def scenario():
         await alice_page.open()
@@ -245,12 +180,15 @@ def test_accepted_challenge_sends_the_challenger_to_the_game(users):
     run(scenario)
 
 
-def test_socket_takes_pings_only(users):
+@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/notify/"])
+def test_socket_takes_pings_only(users, path):
     (alice,) = users("alice")
-    tab = Tab(alice)
+    tab = tab_of(alice, path)
 
     async def scenario():
         await tab.open()
+        await tab.send_text(json.dumps({"type": "ping"}))
+        assert "server_time" in await tab.expect("pong")
         await tab.send_text("not json")
         assert (await tab.expect("error"))["code"] == "bad_json"
         await tab.send_text(json.dumps({"type": "accept", "id": 1}))

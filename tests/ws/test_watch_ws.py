@@ -1,25 +1,18 @@
 """The Watch socket /ws/watch/ through channels' communicator and the real ASGI application:
 games started, moved in and ended by the play services reach it over the "games" group."""
-import json
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
 from play import services
 from play.clock import TimeControl
 from play.models import Action, Game
 from watch import consumers
-from tests.ws.sockets import ORIGIN, WAIT, application
+from tests.ws.sockets import PageSocket, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run(scenario):
-    async_to_sync(scenario)()
 
 
 @database_sync_to_async
@@ -48,31 +41,13 @@ def make_quiet(game_id, minutes=30):
     Game.objects.filter(pk=game_id).update(updated_at=then)
 
 
-class Watcher:
-    """One Watch page's socket."""
+class Watcher(PageSocket):
+    """One Watch page's socket: a new connection gets the list first."""
+
+    first = "list"
 
     def __init__(self, query=""):
-        self.communicator = WebsocketCommunicator(application(), f"/ws/watch/{query}",
-                                                  headers=[ORIGIN])
-
-    async def open(self):
-        connected, _ = await self.communicator.connect(timeout=WAIT)
-        assert connected
-        return await self.expect("list")
-
-    async def receive(self, timeout=WAIT):
-        return json.loads(await self.communicator.receive_from(timeout))
-
-    async def expect(self, kind, timeout=WAIT):
-        message = await self.receive(timeout)
-        assert message["type"] == kind, f"expected {kind}, got {message}"
-        return message
-
-    async def quiet(self, timeout=0.3):
-        assert await self.communicator.receive_nothing(timeout), await self.receive()
-
-    async def close(self):
-        await self.communicator.disconnect()
+        super().__init__(f"/ws/watch/{query}", None, name=f"watcher {query}".strip())
 
 
 def test_a_game_appears_changes_and_leaves(users):
@@ -239,10 +214,10 @@ def test_only_pings_are_taken(users):
     async def scenario():
         watcher = Watcher()
         await watcher.open()
-        await watcher.communicator.send_json_to({"type": "ping"})
+        await watcher.send(type="ping")
         assert "server_time" in await watcher.expect("pong")
         for text in ('{"type": "play"}', "not json", "x" * 5000):
-            await watcher.communicator.send_to(text_data=text)
+            await watcher.send_text(text)
             assert (await watcher.expect("error"))["code"] == "unknown_type"
         await watcher.close()
 
