@@ -108,6 +108,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send_error(error.code, error.message)
             if error.snapshot:
                 await self.send_snapshot(await service(services.current)(self.game_id, self.user))
+        except Exception:
+            # A fault of ours (a database hiccup, a bug) answers this message and keeps the
+            # socket: the transaction rolled back, so nothing was half stored.
+            logger.exception("message to game %s failed", self.game_id)
+            await self.send_error("server_error", "the server could not handle that message; "
+                                  "nothing was changed, try again")
 
     TYPES = {"play", "resign", "abort", "rematch", "decline_rematch", "snapshot", "ping"}
 

@@ -404,3 +404,37 @@ def test_the_games_group_hears_every_change(users, new_game):
         await a.close()
 
     run(scenario)
+
+
+def test_a_fault_of_the_server_is_answered_and_the_socket_keeps_serving(
+        users, new_game, monkeypatch):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    a = Socket(game.pk, alice)
+    real_play = services.play
+    faults = iter([RuntimeError("the database went away")])
+
+    def failing_once(*args):
+        fault = next(faults, None)
+        if fault is not None:
+            raise fault
+        return real_play(*args)
+
+    monkeypatch.setattr(services, "play", failing_once)
+
+    async def scenario():
+        await a.open()
+        await a.send(type="play", ply=0, action="c3")
+        error = await a.expect("error")
+        assert error["code"] == "server_error" and "nothing was changed" in error["message"]
+        await a.send(type="play", ply=0, action="c3")
+        assert (await a.expect("action"))["action"] == "c3"
+        await a.close()
+
+    run(scenario)
+    assert stored_actions_now(game.pk) == ["c3"]
+
+
+def stored_actions_now(game_id):
+    return list(Game.objects.get(pk=game_id).action_rows.order_by("ply")
+                .values_list("action", flat=True))
