@@ -126,6 +126,11 @@ class Game(models.Model):
     def get_absolute_url(self):
         return reverse("play:game", args=[self.pk])
 
+    def identity(self) -> dict:
+        """What every JSON view of a game (snapshot, Watch row) starts with."""
+        return {"id": self.pk, "url": self.get_absolute_url(), "game": self.game,
+                "title": self.title, "options": self.options}
+
     @property
     def engine(self):
         return games.get(self.game)

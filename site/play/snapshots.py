@@ -50,11 +50,7 @@ def snapshot(game, user=None, now=None, presence=None):
     state = game.state()
     presence = presence or presence_of(game, now)
     return {
-        "id": game.pk,
-        "url": game.get_absolute_url(),
-        "game": game.game,
-        "title": game.title,
-        "options": game.options,
+        **game.identity(),
         "players": [
             {"username": seat.username, "side": seat.side,
              "online": presence["players_online"][seat.index]}

@@ -58,11 +58,7 @@ def picture(game, labels=False):
 def row_of(game):
     """A game in progress as the Watch list shows it (JSON-ready)."""
     return {
-        "id": game.pk,
-        "url": game.get_absolute_url(),
-        "game": game.game,
-        "title": game.title,
-        "options": game.options,
+        **game.identity(),
         "options_text": game.options_text,
         "time_control": game.time_control.text,
         "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name}
