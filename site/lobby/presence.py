@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from live import process
 from lobby.models import LobbyConnection, Seek
 from lobby.services import LOBBY_GROUP, announce
 
@@ -19,9 +20,10 @@ def grace() -> timedelta:
 
 
 def stale_after() -> timedelta:
-    """After this long without a ping a connection counts as gone (its server process may
-    have died without saying so)."""
-    return timedelta(seconds=getattr(settings, "LOBBY_PRESENCE_STALE", 75))
+    """After this long without a heartbeat of its process a connection counts as gone (its
+    server process may have died without saying so)."""
+    seconds = getattr(settings, "LOBBY_PRESENCE_STALE", None)
+    return timedelta(seconds=seconds) if seconds is not None else process.stale_after()
 
 
 def connection_opened(user, channel_name: str) -> None:
@@ -29,15 +31,21 @@ def connection_opened(user, channel_name: str) -> None:
     LobbyConnection.objects.create(user=user, channel_name=channel_name)
 
 
-def connection_seen(channel_name: str) -> None:
-    LobbyConnection.objects.filter(channel_name=channel_name, closed_at__isnull=True).update(
+def connections_seen(channel_names: list[str]) -> None:
+    """The heartbeat of a server process's open lobby sockets (live.process)."""
+    LobbyConnection.objects.filter(channel_name__in=channel_names, closed_at__isnull=True).update(
         last_seen=timezone.now()
     )
 
 
-def connection_closed(channel_name: str) -> None:
+def connections_closed(channel_names: list[str]) -> None:
     # Kept for the grace period, so that a reload does not look like leaving.
-    LobbyConnection.objects.filter(channel_name=channel_name).update(closed_at=timezone.now())
+    LobbyConnection.objects.filter(channel_name__in=channel_names).update(closed_at=timezone.now())
+
+
+def sweep(now) -> None:
+    """The lobby's periodic work (live.process): seeks whose owner left, in any process."""
+    close_abandoned_seeks()
 
 
 def present_user_ids(now):

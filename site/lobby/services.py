@@ -20,7 +20,8 @@ from django.db import transaction
 
 from lobby.listing import challenge_dict, game_started, open_seeks, pending_challenges, seek_dict
 from lobby.models import Challenge, Seek
-from play import broadcast
+from live import outbox
+from live.sockets import event
 from play.services import start_game
 
 LOBBY_GROUP = "lobby"
@@ -42,9 +43,10 @@ def user_group(user_id: int) -> str:
 
 
 def announce(group: str, payload: dict) -> None:
-    """Send `payload` to a group's sockets once the current transaction commits."""
-    event = {"type": "lobby.event", "payload": payload}
-    transaction.on_commit(lambda: broadcast.send(group, event))
+    """Send `payload` to a group's sockets once the current transaction commits (encoded once
+    for all of them, live.sockets.event)."""
+    news = event(payload)
+    transaction.on_commit(lambda: outbox.send(group, news))
 
 
 # -- seeks -------------------------------------------------------------------------------------

@@ -1,52 +1,39 @@
-"""Telling everyone: the game's own group (its players' and spectators' sockets) and, through
-play.signals, the other apps and the "games" group.
+"""Telling everyone: the game's own group (its players' and spectators' sockets) and the "games"
+group (every Watch socket, in every process).
 
-Anything about a change is sent only once its transaction has committed, so nobody hears of
-a move the database does not have.
+Everything about a change is queued only once its transaction has committed, so nobody hears of
+a move the database does not have, and it leaves from the event loop (live.outbox), encoded
+once for every recipient.
 """
-import logging
-
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
-from play import signals
-from play.models import Game
+from live import outbox
+from live.sockets import event
 
-logger = logging.getLogger(__name__)
-
-SIGNALS = {"started": signals.game_started, "action": signals.action_played,
-           "ended": signals.game_ended}
+# Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
+# "event": "started" | "action" | "ended"} (the Watch sockets follow it).
+GAMES_GROUP = "games"
 
 
 def group_name(game_id):
     return f"game-{game_id}"
 
 
-def to_game(game_id, message):
-    """Send `message` to everyone on the game's page once the transaction commits."""
-    event = {"type": "game.event", "message": message}
-    transaction.on_commit(lambda: send(group_name(game_id), event))
+def to_game(game, message):
+    """Send `message` to everyone on the game's page once the transaction commits. The event
+    also carries the game's ply and when its time is up, for the server processes' own
+    bookkeeping (play.rooms: each process's one timer per game)."""
+    news = {**event(message), "ply": game.ply_count,
+            "expires_at": game.expires_at.isoformat() if game.expires_at else None}
+    transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
 
 
-def announce(game, event, **extra):
-    """Send play.signals' signal for `event` and tell the "games" group, after the commit."""
-    signal = SIGNALS[event]
-
-    def tell():
-        signal.send(sender=Game, game=game, **extra)
-        send(signals.GAMES_GROUP, {"type": "games.changed", "game_id": game.pk, "event": event})
-
-    transaction.on_commit(tell)
+def now_to_game(game_id, message):
+    """Send `message` to the game's page now: news that is not a change to the game."""
+    outbox.send(group_name(game_id), event(message))
 
 
-def send(group, event):
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, event)
-    except Exception:
-        # The move is stored whatever happens to the notification; clients that miss it see
-        # a gap in the plies and ask for a snapshot.
-        logger.exception("could not send %s to group %s", event.get("type"), group)
+def announce(game, what):
+    """Tell the "games" group that `game` started, had an action or ended, after the commit."""
+    news = {"type": "games.changed", "game_id": game.pk, "event": what}
+    transaction.on_commit(lambda: outbox.send(GAMES_GROUP, news))

@@ -1,219 +1,164 @@
 """The live game websocket, /ws/game/<id>/: a thin adapter over play.services.
 
 Authenticate (the session, through Channels' AuthMiddlewareStack), parse and type-check the
-message, ask the services (which ask the engine and persist in one transaction), and relay
-what the game's group broadcasts. Players and spectators share the group; anonymous visitors
-may watch but never act. Each socket also keeps a timer on the running clock, so a player
-whose time runs out loses although nobody sends anything.
+message (live.sockets), and hand the change to the game's lane (live.lanes), which runs it on
+a database thread after every earlier change to the same game. What the change broadcasts
+reaches every socket of the game, this one included, through the game's group. Players and
+spectators share the group; anonymous visitors may watch but never act.
+
+The time a message is judged at is the moment it was received (play.services), and the game's
+one timer in this process lives in play.rooms.
 """
-import asyncio
-import json
 import logging
-import random
-from datetime import datetime, timedelta
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.utils import timezone
-
-from play import broadcast, presence, rematch, services, snapshots
-from play.services import PlayError
+from live import lanes
+from live.sockets import JsonSocket, Refusal
+from play import broadcast, presence, rematch, rooms, services, snapshots
 
 logger = logging.getLogger(__name__)
 
-MAX_FRAME = 4096
 MAX_ACTION = 32
-# Ring a little after the expiry so the server's "now" is surely past it; the jitter spreads
-# the checks of a crowded game's sockets (only the first one finds anything to do).
-TIMER_SLACK = 0.05
-TIMER_JITTER = 0.1
-
-
-def service(function):
-    return database_sync_to_async(function)
-
-
-def expiry_of(clocks):
-    """When the running clock of a `clocks` object runs out (None: no clock runs)."""
-    running = clocks.get("running")
-    if running is None:
-        return None
-    if clocks.get("deadline"):
-        return datetime.fromisoformat(clocks["deadline"])
-    if clocks.get("remaining_ms"):
-        return (datetime.fromisoformat(clocks["server_time"])
-                + timedelta(milliseconds=clocks["remaining_ms"][running]))
-    return None
+# Game ids are database keys: anything longer is not one (and would overflow SQLite).
+MAX_GAME_ID = 2**53
 
 
 def field(message, name, kind):
     value = message.get(name)
     # bool is an int subclass: {"ply": true} is not a ply.
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise PlayError("bad_message", f"'{name}' must be {'an integer' if kind is int else 'text'}")
+        raise Refusal("bad_message", f"'{name}' must be {'an integer' if kind is int else 'text'}")
     return value
 
 
 def ply_of(message):
     ply = field(message, "ply", int)
     if ply < 0:
-        raise PlayError("bad_message", "'ply' cannot be negative")
+        raise Refusal("bad_message", "'ply' cannot be negative")
     return ply
 
 
 def action_of(message):
     action = field(message, "action", str)
     if not 0 < len(action) <= MAX_ACTION:
-        raise PlayError("bad_message", f"'action' must be 1 to {MAX_ACTION} characters")
+        raise Refusal("bad_message", f"'action' must be 1 to {MAX_ACTION} characters")
     return action
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(JsonSocket):
+    max_frame = 4096
+    handlers = {"play": "on_play", "resign": "on_resign", "abort": "on_abort",
+                "claim_victory": "on_claim_victory", "rematch": "on_rematch",
+                "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot"}
+    unknown_text = "see docs/protocol.md for the messages a game socket takes"
+
     async def connect(self):
-        self.timer = self.heartbeat = None
-        self.joined = False
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = broadcast.group_name(self.game_id)
         self.user = self.scope.get("user")
-        if not await service(snapshots.exists)(self.game_id):
-            await self.close()  # before accept: the handshake is refused
+        if (self.game_id > MAX_GAME_ID or not self.admitted()
+                or not await lanes.read(snapshots.exists, self.game_id)):
+            await self.close()  # before accept: the handshake is refused (HTTP 403)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(broadcast.group_name(self.game_id))
         await self.accept()
-        self.joined = True
-        snapshot = await service(services.join)(self.game_id, self.channel_name, self.user)
+        rooms.enter(self.game_id, self)
+        snapshot = await lanes.write(services.join, self.game_id, self.channel_name, self.user)
         await self.send_snapshot(snapshot)
-        self.heartbeat = asyncio.create_task(self.beat())
 
     async def disconnect(self, code):
-        for task in (self.timer, self.heartbeat):
-            if task is not None:
-                task.cancel()
-        if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await service(presence.leave)(self.game_id, self.channel_name)
+        if getattr(self, "joined_groups", None) is None:
+            return
+        rooms.leave(self.game_id, self)
+        await lanes.write(presence.leave, [self.channel_name])
+        rooms.presence_changed(self.game_id)
 
     # -- from the client ---------------------------------------------------------------------
 
-    async def receive(self, text_data=None, bytes_data=None):
-        try:
-            message = self.parse(text_data)
-            handler = getattr(self, "on_" + message["type"], None)
-            if message["type"] not in self.TYPES or handler is None:
-                raise PlayError("unknown_type", f"unknown message type {message['type']!r}")
-            # No clock check here: every step that changes the game, and every snapshot,
-            # ends it first if its time has run out.
-            await handler(message)
-        except PlayError as error:
-            await self.send_error(error.code, error.message)
-            if error.snapshot:
-                await self.send_snapshot(await service(services.current)(self.game_id, self.user))
-        except Exception:
-            # A fault of ours (a database hiccup, a bug) answers this message and keeps the
-            # socket: the transaction rolled back, so nothing was half stored.
-            logger.exception("message to game %s failed", self.game_id)
-            await self.send_error("server_error", "the server could not handle that message; "
-                                  "nothing was changed, try again")
-
-    TYPES = {"play", "resign", "abort", "rematch", "decline_rematch", "snapshot", "ping"}
-
-    def parse(self, text):
-        if text is None:
-            raise PlayError("bad_json", "messages are JSON text frames")
-        if len(text) > MAX_FRAME or len(text.encode()) > MAX_FRAME:
-            raise PlayError("too_large", f"a message is at most {MAX_FRAME} bytes")
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise PlayError("bad_json", "that is not JSON")
-        if not isinstance(message, dict):
-            raise PlayError("bad_json", "a message is a JSON object")
-        if not isinstance(message.get("type"), str):
-            raise PlayError("bad_message", "a message needs a 'type' (text)")
-        return message
-
     def player(self):
         if not getattr(self.user, "is_authenticated", False):
-            raise PlayError("login_required", "log in to play; visitors can only watch")
+            raise Refusal("login_required", "log in to play; visitors can only watch")
         return self.user
 
-    async def on_play(self, message):
-        user = self.player()
-        ply, action = ply_of(message), action_of(message)
-        await self.send_all(await service(services.play)(self.game_id, user, ply, action))
-
-    async def on_resign(self, message):
-        user = self.player()
-        await self.send_all(await service(services.resign)(self.game_id, user, ply_of(message)))
-
-    async def on_abort(self, message):
-        user = self.player()
-        await self.send_all(await service(services.abort)(self.game_id, user, ply_of(message)))
-
-    async def on_rematch(self, message):
-        user = self.player()
-        await self.send_all(await service(rematch.offer)(self.game_id, user))
-
-    async def on_decline_rematch(self, message):
-        user = self.player()
-        await self.send_all(await service(rematch.decline)(self.game_id, user))
-
-    async def on_snapshot(self, message):
-        await self.send_snapshot(await service(services.current)(self.game_id, self.user))
-
-    async def on_ping(self, message):
-        await self.send_json({"type": "pong", "server_time": timezone.now().isoformat()})
-
-    # -- to the client -----------------------------------------------------------------------
-
-    async def send_json(self, message):
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
-
-    async def send_all(self, messages):
+    async def change(self, service, user, *args, **kwargs):
+        """Run a change in the game's lane; the sender alone hears what it returns."""
+        messages = await lanes.in_lane(("game", self.game_id), service, self.game_id, user,
+                                       *args, **kwargs)
         for message in messages:
             await self.send_json(message)
 
-    async def send_error(self, code, text):
-        await self.send_json({"type": "error", "code": code, "message": text})
+    # Arguments are checked in the protocol's order: logged in first, then the fields. A move
+    # is judged at the moment its message arrived, not when its turn in the lane came.
+
+    async def on_play(self, message):
+        await self.change(services.play, self.player(), ply_of(message), action_of(message),
+                          now=self.received_at)
+
+    async def on_resign(self, message):
+        await self.change(services.resign, self.player(), ply_of(message), now=self.received_at)
+
+    async def on_abort(self, message):
+        await self.change(services.abort, self.player(), ply_of(message), now=self.received_at)
+
+    async def on_claim_victory(self, message):
+        await self.change(services.claim_victory, self.player(), ply_of(message),
+                          now=self.received_at)
+
+    async def on_rematch(self, message):
+        await self.change(rematch.offer, self.player())
+
+    async def on_decline_rematch(self, message):
+        await self.change(rematch.decline, self.player())
+
+    async def on_snapshot(self, message):
+        await self.send_snapshot(await lanes.read(services.current, self.game_id, self.user))
+
+    async def refused(self, refusal):
+        if getattr(refusal, "snapshot", False):
+            await self.on_snapshot({})
+
+    def pong_fields(self):
+        return {"ply": rooms.ply_of(self.game_id)}
+
+    # -- to the client -----------------------------------------------------------------------
 
     async def send_snapshot(self, snapshot):
         await self.send_json({"type": "snapshot", "game": snapshot})
-        self.schedule(expiry_of(snapshot["clocks"]))
+        rooms.learn(self.game_id, snapshot["state"]["ply"], snapshot["clocks"]["expires_at"])
 
-    async def game_event(self, event):
-        """A broadcast to the game's group (an action, the end, presence, rematch news)."""
-        message = event["message"]
-        await self.send_json(message)
-        if "clocks" in message:
-            self.schedule(expiry_of(message["clocks"]))
+    async def heard(self, event):
+        if "ply" in event:
+            rooms.learn(self.game_id, event["ply"], event["expires_at"])
 
-    # -- the server's clock ------------------------------------------------------------------
+    # -- the process's bookkeeping (live.registry) ---------------------------------------------
 
-    def schedule(self, expires):
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        if expires is not None:
-            delay = max(0.0, (expires - timezone.now()).total_seconds())
-            self.timer = asyncio.create_task(
-                self.ring(delay + TIMER_SLACK + random.uniform(0, TIMER_JITTER)))
+    @classmethod
+    async def keep_alive(cls, sockets):
+        """Tell every open socket the game's ply and status, read from the database (not from
+        the channel layer, which may have lost the socket's group): a page that is behind
+        asks for a snapshot."""
+        by_game = {}
+        for socket in sockets:
+            by_game.setdefault(socket.game_id, []).append(socket)
+        plies = await lanes.read(snapshots.plies_of, list(by_game))
+        for game_id, members in by_game.items():
+            if game_id not in plies:
+                continue
+            ply, status = plies[game_id]
+            rooms.learn(game_id, ply)
+            for socket in members:
+                try:
+                    await socket.send_json({"type": "sync", "ply": ply, "status": status})
+                except Exception:
+                    logger.debug("keep-alive to a closing socket failed", exc_info=True)
 
-    async def ring(self, delay):
-        await asyncio.sleep(delay)
-        self.timer = None
-        try:
-            await self.check_clock()
-        except Exception:
-            logger.exception("clock check of game %s failed", self.game_id)
+    @classmethod
+    def still_here(cls, channel_names):
+        presence.still_here(channel_names)
 
-    async def check_clock(self):
-        # The end (if any) reaches this socket through the group, like everyone else's.
-        self.schedule(await service(services.check_clock)(self.game_id))
+    def forgotten(self):
+        rooms.leave(self.game_id, self)
 
-    async def beat(self):
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            try:
-                await service(presence.still_here)(self.channel_name)
-            except Exception:
-                logger.exception("presence heartbeat of game %s failed", self.game_id)
+    @classmethod
+    def lost(cls, channel_names):
+        game_ids = presence.leave(channel_names)
+        if game_ids:
+            presence.announce(game_ids)

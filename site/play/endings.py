@@ -1,27 +1,30 @@
-"""How a game ends: the result recorded, the clocks stopped, and everyone told. Also the
-clock's own verdict: a player whose time has run out loses, whoever notices it first (a
-socket's timer, a page load, any message on the game)."""
-from play import broadcast, positions
+"""How a game ends: one door for every ending (played out, resignation, abort, time, a first
+move not made, an opponent who left, an untimed game left alone), as lila's Finisher: the
+result recorded, the clocks stopped, the game saved, and everyone told, all in the caller's
+transaction (which holds the game's row lock), so an ending happens exactly once."""
+from play import broadcast, lapses, positions
 from play.models import Game
 from play.snapshots import clocks_of, result_of
 
+# Endings with no result: the game did not really take place.
+NO_RESULT = {"abort", "no_start", "idle"}
 
-def finish(game, now, winner, reason, text):
-    """Stop the clocks (charging the running player up to `now`) and record the result."""
+
+def end_game(game, now, winner, reason, text, *, by_action=False):
+    """End the locked `game` at `now`. `winner` is a player index (None: a draw, or no
+    result). `by_action`: the game's last action ended it, and the `action` message that
+    carries the result is the caller's to send; otherwise `end` is sent here."""
     if game.time_control.is_realtime and game.running is not None:
         game.remaining_ms = game.remaining_at(now)
     game.turn_started_at = None
-    game.status = Game.ABORTED if reason == "abort" else Game.FINISHED
+    game.status = Game.ABORTED if reason in NO_RESULT else Game.FINISHED
     game.winner, game.reason, game.result_text = winner, reason, text[:200]
     game.finished_at = now
-
-
-def save_end(game, now):
-    """Store an end that came without an action (resignation, abort, time) and tell everyone."""
     game.save()
-    broadcast.to_game(game.pk, {"type": "end", "result": result_of(game),
-                                "clocks": clocks_of(game, now),
-                                "state": positions.live_dict(game, game.state())})
+    if not by_action:
+        broadcast.to_game(game, {"type": "end", "result": result_of(game),
+                                    "clocks": clocks_of(game, now),
+                                    "state": positions.live_dict(game, game.state())})
     broadcast.announce(game, "ended")
 
 
@@ -38,15 +41,19 @@ def played_out_text(game, state):
     return f"{game.username(winner)} wins — {engine_text}"
 
 
-def end_if_flagged(game, now):
-    """End a locked game whose running clock has run out at `now`; True if it did."""
-    loser = game.flag_fell(now)
-    if loser is None:
+def end_if_due(game, now):
+    """End the locked `game` if nobody acted in time (play.lapses); True if it did."""
+    due = lapses.lapse(game, now)
+    if due is None:
         return False
-    winner = 1 - loser
-    how = "ran out of time" if game.time_control.is_realtime else "missed the move deadline"
-    finish(game, now, winner, "time",
-           f"{game.username(loser)} {how} — {game.username(winner)} wins")
-    save_end(game, now)
+    reason, winner = due
+    if reason == "time":
+        loser = 1 - winner
+        how = "ran out of time" if game.time_control.is_realtime else "missed the move deadline"
+        text = f"{game.username(loser)} {how} — {game.username(winner)} wins"
+    elif reason == "no_start":
+        text = f"{game.username(game.player_to_move())} did not make a first move — aborted"
+    else:
+        text = f"No action for {lapses.untimed_idle().days} days — ended without a result"
+    end_game(game, now, winner, reason, text)
     return True
-

@@ -10,9 +10,10 @@ from django.db import models
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, Coalesce
 from django.urls import reverse
+from django.utils import timezone
 
 import games
-from play import positions
+from play import lapses, positions
 from play.clock import TimeControl, expiry, remaining_now
 from play.labels import options_text
 
@@ -29,8 +30,9 @@ class GameQuerySet(models.QuerySet):
 
     def locked(self):
         """For a change: each row read stays locked until the transaction ends (SELECT ... FOR
-        UPDATE on PostgreSQL; SQLite has no row locks, the unique (game, ply) catches a race)."""
-        return self.select_for_update(of=("self",)).with_players()
+        UPDATE on PostgreSQL; on SQLite, IMMEDIATE transactions take the database's one write
+        lock). The players are not joined: a move needs their ids only."""
+        return self.select_for_update()
 
 
 class Seat(NamedTuple):
@@ -48,7 +50,8 @@ class Game(models.Model):
     ACTIVE, FINISHED, ABORTED = "active", "finished", "aborted"
     STATUSES = [(ACTIVE, "active"), (FINISHED, "finished"), (ABORTED, "aborted")]
     REASONS = [("", "in progress"), ("normal", "normal end"), ("resign", "resignation"),
-               ("time", "time"), ("abort", "abort")]
+               ("time", "time"), ("abort", "abort"), ("no_start", "no first move"),
+               ("left", "opponent left"), ("idle", "left untouched")]
     TIME_KINDS = [("untimed", "untimed"), ("correspondence", "correspondence"),
                   ("realtime", "realtime")]
 
@@ -70,6 +73,17 @@ class Game(models.Model):
     remaining0_ms = models.BigIntegerField(null=True, blank=True)
     remaining1_ms = models.BigIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the game ends by itself unless someone acts (play.lapses): the running clock's
+    # flag, a first move not made in time, an untimed game left alone. Kept by save(), for
+    # the sweeper's query; null once the game is over.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # Whether player1 has acted (player0 always acts first): until then the game may be
+    # aborted, and a first move not made in time aborts it rather than losing it.
+    both_moved = models.BooleanField(default=False)
+    # Since when each player has had no socket on the game (null: on the page now). A player
+    # whose opponent has been gone long enough from a realtime game may claim the win.
+    absent0_since = models.DateTimeField(null=True, blank=True)
+    absent1_since = models.DateTimeField(null=True, blank=True)
 
     status = models.CharField(max_length=10, choices=STATUSES, default=ACTIVE)
     winner = models.SmallIntegerField(null=True, blank=True)  # PLAYER index, not side
@@ -112,6 +126,8 @@ class Game(models.Model):
                          name="play_game_arch_size"),
             models.Index(fields=["game", "option_board", "status", "-finished_at", "-id"],
                          name="play_game_arch_board"),
+            # The sweeper: active games whose time is up.
+            models.Index(fields=["status", "expires_at"], name="play_game_expiry"),
         ]
         constraints = [
             models.CheckConstraint(condition=~models.Q(player0=models.F("player1")),
@@ -229,21 +245,37 @@ class Game(models.Model):
             return None
         return self.player_to_move()
 
-    def expires_at(self):
+    def clock_expiry(self):
+        """When the running clock runs out (realtime) or the move deadline passes
+        (correspondence); None when no clock runs."""
         return expiry(self.time_control, self.remaining_ms, self.running, self.turn_started_at)
 
     @property
     def deadline(self):
         """Correspondence: the time by which the player to move must act."""
-        return self.expires_at() if self.time_control.is_correspondence else None
+        return self.clock_expiry() if self.time_control.is_correspondence else None
 
     def remaining_at(self, now):
         return remaining_now(self.remaining_ms, self.running, self.turn_started_at, now)
 
-    def flag_fell(self, now):
-        """The player whose time has run out at `now`, or None."""
-        when = self.expires_at()
-        return self.running if when is not None and now >= when else None
+    def first_move_pending(self):
+        """Whether the player to move has not acted at all yet."""
+        if self.both_moved or not self.is_active:
+            return False
+        return self.ply_count == 0 or self.player_to_move() == 1
+
+    def absent_since(self, player_index):
+        return (self.absent0_since, self.absent1_since)[player_index]
+
+    def save(self, *args, **kwargs):
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or "updated_at" in update_fields:
+            self.updated_at = timezone.now()  # as auto_now will: lapses_at() reads it
+        # A game being created has no position yet: start_game saves it once more.
+        self.expires_at = lapses.lapses_at(self) if self.pk is not None else None
+        if update_fields is not None and "expires_at" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "expires_at"]
+        super().save(*args, **kwargs)
 
 
 class Action(models.Model):

@@ -32,7 +32,7 @@ def _offer(game, me, now):
                            time_control=game.time_control, rematch_of=game)
     game.rematch_offer = None
     game.save(update_fields=["rematch_offer", "updated_at"])
-    broadcast.to_game(game.pk, started(follow_up))
+    broadcast.to_game(game, started(follow_up))
     return []
 
 
@@ -47,7 +47,7 @@ def _decline(game, me, now):
 def _set_offer(game, offered_by):
     game.rematch_offer = offered_by
     game.save(update_fields=["rematch_offer", "updated_at"])
-    broadcast.to_game(game.pk, {"type": "rematch", "offered_by": offered_by})
+    broadcast.to_game(game, {"type": "rematch", "offered_by": offered_by})
 
 
 def started(follow_up):

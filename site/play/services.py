@@ -1,36 +1,46 @@
 """What can happen to a game, as plain synchronous functions: start it, read it, act on it.
 
-The websocket consumer, the views and the management command all come here; the consumer
-runs these through database_sync_to_async. Every change happens in one transaction holding a
-row lock on the game (SELECT ... FOR UPDATE on PostgreSQL), with the unique (game, ply)
-constraint on actions as the last line of defence, so two server processes can never apply
-the same ply twice. Broadcasts to the game's group, the signals and the "games" group event
-are sent only once the transaction has committed (play.broadcast).
+The websocket consumer runs these on the live path's database threads (live.lanes), in the
+game's lane; the views, the sweeper and the management commands call them directly. Every
+change happens in one transaction holding a row lock on the game (SELECT ... FOR UPDATE on
+PostgreSQL; SQLite's IMMEDIATE transactions serialise writers), with the unique (game, ply)
+constraint on actions as the last line of defence, so two server processes can never apply the
+same ply twice. News goes out only once the transaction has committed (play.broadcast).
+
+Time: a change is judged at `now`, the moment the server RECEIVED the message (the consumer
+passes it), so the time a message waits in the server is never charged to the player; a
+message received before the flag fell counts even if it is handled after.
 
 Refusals raise PlayError(code, message) and change nothing, with one exception on purpose:
-a clock that has run out ends the game even when the message that noticed it is refused.
+a game whose time was up ends even when the message that noticed it is refused.
 
 Around this module: play.snapshots (what clients are told), play.presence (who is on the
-page), play.endings (results and the clock's verdict), play.rematch (after the end).
+page), play.endings (the one door for every ending), play.lapses (when nobody acts),
+play.rematch (after the end).
 """
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
-from play import broadcast, positions, presence
+from live.sockets import Refusal
+from play import broadcast, lapses, positions, presence
 from play.clock import after_action
-from play.endings import end_if_flagged, finish, played_out_text, save_end, winner_of
+from play.endings import end_game, end_if_due, played_out_text, winner_of
 from play.models import Action, Game
 from play.snapshots import clocks_of, load, result_of, snapshot
 
+# What a move changes on the game row (one UPDATE).
+MOVE_FIELDS = ["ply_count", "swapped", "both_moved", "remaining0_ms", "remaining1_ms",
+               "turn_started_at", "updated_at"]
 
-class PlayError(Exception):
+
+class PlayError(Refusal):
     """A refused message: `code` from the protocol, `message` for a person. With `snapshot`
     the sender also gets a fresh snapshot (its view of the game is out of date)."""
 
     def __init__(self, code, message, snapshot=False):
-        super().__init__(message)
-        self.code, self.message, self.snapshot = code, message, snapshot
+        super().__init__(code, message)
+        self.snapshot = snapshot
 
 
 # -- starting ----------------------------------------------------------------------------------
@@ -54,11 +64,15 @@ def start_game(*, game, options, players, time_control, rematch_of=None):
             remaining0_ms=time_control.start_ms, remaining1_ms=time_control.start_ms,
             rematch_of=rematch_of,
         )
+        # Nobody is on the game page yet.
+        record.absent0_since = record.absent1_since = record.created_at
+        fields = ["absent0_since", "absent1_since"]
         if time_control.kind != "untimed":
-            # The first player's clock runs from the start: a player who never shows up
-            # loses on time (or the opponent aborts) instead of blocking the game forever.
+            # The first player's clock runs from the start: a player who never shows up does
+            # not block the game (it is aborted, play.lapses).
             record.turn_started_at = record.created_at
-            record.save(update_fields=["turn_started_at"])
+            fields.append("turn_started_at")
+        record.save(update_fields=fields)
         broadcast.announce(record, "started")
     return record
 
@@ -66,8 +80,8 @@ def start_game(*, game, options, players, time_control, rematch_of=None):
 # -- reading -----------------------------------------------------------------------------------
 
 def current(game_id, user=None):
-    """The game's snapshot for `user`, after ending it if a clock has run out (page loads,
-    reconnects and snapshot requests notice time running out too)."""
+    """The game's snapshot for `user`, after ending it if its time is up (page loads,
+    reconnects and snapshot requests notice it too)."""
     return current_game(game_id, user)[1]
 
 
@@ -77,66 +91,81 @@ def current_game(game_id, user=None):
     return game, snapshot(game, user)
 
 
-def join(game_id, channel_name, user):
+def join(game_id, channel_name, user, process_name=None):
     """A socket opened on the game page: count it and return the snapshot it starts from."""
     game = noticed(load(game_id))
-    here = presence.arrive(game, channel_name, user)
-    return snapshot(game, user, presence=here)
+    presence.arrive(game, channel_name, user)
+    return snapshot(game, user)
 
 
-def noticed(game):
-    """`game`, or the game as it stands once ended, if its clock has run out."""
-    if game.flag_fell(timezone.now()) is None:
+def noticed(game, now=None):
+    """`game`, or the game as it stands once ended, if its time is up."""
+    if lapses.lapse(game, now or timezone.now()) is None:
         return game
-    check_clock(game.pk)
+    expire(game.pk, now)
     return load(game.pk)
 
 
 # -- changing ----------------------------------------------------------------------------------
 
-def change(game_id, user, step, *args):
-    """Lock the game, end it if a clock has run out, then run `step(game, player index of
-    user, now, *args)`, which returns the messages for the sender alone. A PlayError from the
-    step rolls back the step's own savepoint only, so a flag that fell still counts."""
-    failure = None
-    with transaction.atomic():
-        game = Game.objects.locked().get(pk=game_id)
-        now = timezone.now()
-        end_if_flagged(game, now)
-        try:
-            with transaction.atomic():
+def change(game_id, user, step, *args, now=None):
+    """Lock the game, end it if its time was up at `now` (default: this moment), then run
+    `step(game, player index of user, now, *args)`, which returns the messages for the sender
+    alone. A refusal from the step rolls everything back, except an end that was due."""
+    try:
+        with transaction.atomic():
+            game = Game.objects.locked().get(pk=game_id)
+            now = received_at(game, now)
+            if not end_if_due(game, now):
                 return step(game, game.player_index(user), now, *args)
-        except PlayError as error:
-            failure = error
-        except IntegrityError:
-            # Only reachable without row locks (SQLite shared by several processes): the
-            # unique (game, ply) constraint caught a racing insert.
-            failure = PlayError("stale", "another action was stored for this ply first",
-                                snapshot=True)
+            failure = None
+            try:
+                with transaction.atomic():  # keep the end, whatever the step does
+                    return step(game, game.player_index(user), now, *args)
+            except PlayError as error:
+                failure = error
+    except IntegrityError:
+        # Only reachable without row locks (SQLite shared by several processes): the unique
+        # (game, ply) constraint caught a racing insert.
+        raise PlayError("stale", "another action was stored for this ply first", snapshot=True)
     raise failure
 
 
-def play(game_id, user, ply, action):
+def received_at(game, now):
+    """The moment a change is judged at: when its message was received, but never before the
+    turn it acts in began (a message that waited behind the previous action)."""
+    now = now or timezone.now()
+    if game.turn_started_at is not None and now < game.turn_started_at:
+        return game.turn_started_at
+    return now
+
+
+def play(game_id, user, ply, action, now=None):
     """Make `action` at `ply`. Returns the messages for the sender alone (a `repeat`); the
     action itself is broadcast to the group."""
-    return change(game_id, user, _play, ply, action)
+    return change(game_id, user, _play, ply, action, now=now)
 
 
-def resign(game_id, user, ply):
-    return change(game_id, user, _resign, ply)
+def resign(game_id, user, ply, now=None):
+    return change(game_id, user, _resign, ply, now=now)
 
 
-def abort(game_id, user, ply):
-    return change(game_id, user, _abort, ply)
+def abort(game_id, user, ply, now=None):
+    return change(game_id, user, _abort, ply, now=now)
 
 
-def check_clock(game_id):
-    """End the game if the running clock has run out. Returns when the running clock will run
-    out (None: no clock runs), for the caller's timer. Idempotent: the game ends once."""
+def claim_victory(game_id, user, ply, now=None):
+    """Claim the win of a realtime game the opponent has left (play.lapses.claim_after)."""
+    return change(game_id, user, _claim_victory, ply, now=now)
+
+
+def expire(game_id, now=None):
+    """End the game if its time is up (play.lapses). Returns when it will be up next (None:
+    never, or over), for the caller's timer. Idempotent: the game ends once."""
     with transaction.atomic():
         game = Game.objects.locked().get(pk=game_id)
-        end_if_flagged(game, timezone.now())
-        return game.expires_at()
+        end_if_due(game, now or timezone.now())
+        return game.expires_at
 
 
 # -- refusals ----------------------------------------------------------------------------------
@@ -174,8 +203,9 @@ def _play(game, me, now, ply, action):
     except games.IllegalAction as reason:
         raise PlayError("illegal", str(reason))
     canonical = after.actions[-1]
-    Action.objects.create(game=game, ply=ply, action=canonical, player=me)
+    Action.objects.create(game=game, ply=ply, action=canonical, player=me, created_at=now)
     game.swapped = bool(getattr(after, "swapped", False))
+    game.both_moved = game.both_moved or me == 1
     next_player = None if after.is_over else game.player_of(after.to_move)
     remaining, game.turn_started_at = after_action(
         game.time_control, game.remaining_ms, me, next_player, game.turn_started_at, now)
@@ -183,18 +213,18 @@ def _play(game, me, now, ply, action):
         game.remaining_ms = remaining
     game.take_position(after)
     if after.is_over:
-        finish(game, now, winner_of(game, after), "normal", played_out_text(game, after))
-    game.save()
+        end_game(game, now, winner_of(game, after), "normal", played_out_text(game, after),
+                 by_action=True)
+    else:
+        game.save(update_fields=MOVE_FIELDS)
     # The process-wide caches learn the new position only if it is really stored.
     full = after.to_dict()
     transaction.on_commit(lambda: positions.remember(game, after, full))
-    broadcast.to_game(game.pk, {
+    broadcast.to_game(game, {
         "type": "action", "ply": ply, "action": canonical, "player": me,
         "swapped": game.swapped, "state": positions.lean(after, full),
         "clocks": clocks_of(game, now), "result": result_of(game)})
-    broadcast.announce(game, "action", ply=ply)
-    if after.is_over:
-        broadcast.announce(game, "ended")
+    broadcast.announce(game, "action")
     return []
 
 
@@ -218,9 +248,8 @@ def _resign(game, me, now, ply):
     if ply != game.ply_count:
         raise stale(game)
     winner = 1 - me
-    finish(game, now, winner, "resign",
-           f"{game.username(me)} resigned — {game.username(winner)} wins")
-    save_end(game, now)
+    end_game(game, now, winner, "resign",
+             f"{game.username(me)} resigned — {game.username(winner)} wins")
     return []
 
 
@@ -232,10 +261,35 @@ def _abort(game, me, now, ply):
         raise game_over(game)
     if ply != game.ply_count:
         raise stale(game)
-    # players[0] always acts first, so both have acted once players[1] has.
-    if game.action_rows.filter(player=1).exists():
+    if game.both_moved:
         raise PlayError("not_allowed", "both players have moved: the game can no longer be "
                         "aborted (resign instead)")
-    finish(game, now, None, "abort", f"Aborted by {game.username(me)}")
-    save_end(game, now)
+    end_game(game, now, None, "abort", f"Aborted by {game.username(me)}")
+    return []
+
+
+def _claim_victory(game, me, now, ply):
+    require_player(me)
+    if not game.is_active:
+        if game.reason == "left" and game.winner == me and ply == game.ply_count:
+            return [{"type": "repeat", "ply": ply, "action": "claim_victory"}]
+        raise game_over(game)
+    if ply != game.ply_count:
+        raise stale(game)
+    if not game.time_control.is_realtime:
+        raise PlayError("not_allowed", "only a realtime game can be claimed when the opponent "
+                        "leaves; correspondence and untimed games wait for them")
+    gone = 1 - me
+    if not game.both_moved:
+        raise PlayError("not_allowed", "the game has not really started: it is aborted if "
+                        f"{game.username(gone)} does not make a first move in time")
+    since = game.absent_since(gone)
+    if since is None:
+        raise PlayError("not_allowed", f"{game.username(gone)} is still on the game page")
+    wait = since + lapses.claim_after() - now
+    if wait.total_seconds() > 0:
+        raise PlayError("not_allowed", f"{game.username(gone)} left only recently: you can "
+                        f"claim the win in {int(wait.total_seconds()) + 1} s")
+    end_game(game, now, me, "left",
+             f"{game.username(gone)} left the game — {game.username(me)} wins")
     return []

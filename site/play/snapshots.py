@@ -3,6 +3,7 @@ result objects that the action and end messages carry too (docs/protocol.md)."""
 from django.utils import timezone
 
 from play import positions
+from play.lapses import lapses_at
 from play.models import Game
 from play.presence import presence_of
 
@@ -13,6 +14,12 @@ def iso(moment):
 
 def exists(game_id):
     return Game.objects.filter(pk=game_id).exists()
+
+
+def plies_of(game_ids):
+    """{game id: (ply, status)}: what a keep-alive tells each socket of these games."""
+    return {pk: (ply, status) for pk, ply, status in
+            Game.objects.filter(pk__in=game_ids).values_list("pk", "ply_count", "status")}
 
 
 def load(game_id):
@@ -32,6 +39,7 @@ def clocks_of(game, now):
         "running": running,
         "deadline": iso(game.deadline),
         "turn_started_at": iso(game.turn_started_at if running is not None else None),
+        "expires_at": iso(lapses_at(game)),
         "server_time": iso(now),
     }
 

@@ -31,13 +31,15 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from live.lifecycle import ServerLifecycle, serve_when_running  # noqa: E402
 from tessera import routing  # noqa: E402
 
-application = ProtocolTypeRouter(
+application = ServerLifecycle(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(routing.websocket_urlpatterns))
         ),
     }
-)
+))
+serve_when_running()

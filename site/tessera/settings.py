@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "live",
     "accounts",
     "rules",
     "boards",
@@ -71,6 +72,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: what a view queues for the channel layer leaves once the view has returned.
+    "live.outbox.OutboxMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -104,11 +107,23 @@ ASGI_APPLICATION = "tessera.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Fresh connection per request: Daphne runs sync views in a thread pool, and
-        # long-lived connections there outlive their threads.
-        conn_max_age=0,
+        # Persistent connections: the live path's database threads (live.lanes) and Django's
+        # one thread for sync views keep theirs, instead of a new server backend per call.
+        # Recycled after this many seconds, and closed at once after an error.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "300")),
+        conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves many writers (several server threads, and processes in the
+    # tests): WAL lets readers run beside the one writer, IMMEDIATE transactions take the
+    # write lock when they begin (so a transaction never fails to upgrade a read lock with
+    # "database is locked"), and a writer waits up to `timeout` seconds for its turn.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -119,12 +134,46 @@ if REDIS_URL:
             # No socket timeout: channels-redis blocks up to 5 s reading a channel, and redis-py
             # 8 times out idle reads after 5 s by default, which closed quiet sockets (1011).
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                       "prefix": os.environ.get("REDIS_PREFIX") or "asgi"},
+                       "prefix": os.environ.get("REDIS_PREFIX") or "asgi",
+                       # All sockets of a process share one Redis list: room for bursts of
+                       # news to thousands of them (channels-redis drops what overflows).
+                       "capacity": 5000},
         }
     }
 else:
     # One process: groups live in memory.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The live path (live/, docs/design.md). Seconds unless said otherwise; all from the
+# environment so that operators, benchmarks and tests can set them.
+def env_number(name, default, kind=int):
+    value = os.environ.get(name, "").strip()
+    return kind(value) if value else default
+
+
+# Database threads per process for websocket work (the embedded SQLite has one writer anyway).
+LIVE_DB_THREADS = env_number("LIVE_DB_THREADS", 8)
+# A process says it is alive (and refreshes its sockets' presence) this often; one not heard
+# of for three heartbeats is taken for dead.
+LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
+# Every open socket's group memberships are renewed, and game sockets are told the game's ply,
+# this often.
+LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
+# The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
+LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
+# Per socket: a burst of this many messages, then this many a second; after this many
+# messages over the limit the socket is closed.
+LIVE_RATE_BURST = env_number("LIVE_RATE_BURST", 30)
+LIVE_RATE_PER_SECOND = env_number("LIVE_RATE_PER_SECOND", 10)
+LIVE_FLOOD_CLOSE = env_number("LIVE_FLOOD_CLOSE", 200)
+# Open sockets per logged-in user and per client address, in one server process.
+LIVE_SOCKETS_PER_USER = env_number("LIVE_SOCKETS_PER_USER", 30)
+LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
+
+# When nobody acts (play.lapses, docs/protocol.md).
+PLAY_FIRST_MOVE_SECONDS = env_number("PLAY_FIRST_MOVE_SECONDS", 30)
+PLAY_CLAIM_AFTER_SECONDS = env_number("PLAY_CLAIM_AFTER_SECONDS", 30)
+PLAY_UNTIMED_IDLE_DAYS = env_number("PLAY_UNTIMED_IDLE_DAYS", 30)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

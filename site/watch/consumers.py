@@ -1,6 +1,6 @@
 """The Watch page's socket, /ws/watch/?game=<name>&featured=<id>: a push channel.
 
-It joins the channel-layer group "games" (play.signals.GAMES_GROUP), where the play app
+It joins the channel-layer group "games" (play.broadcast.GAMES_GROUP), where the play app
 announces, after each commit, every game that starts, every action and every end, and keeps
 its page's list and featured game up to date. `game` filters by game (as the page's ?game=);
 `featured` is the game the page features already, kept while it is in progress (so a
@@ -31,21 +31,17 @@ progress.
 Client -> server: `{"type": "ping"}` only.
 """
 import asyncio
-import json
 import time
 from datetime import datetime
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import timezone
 
-from play.signals import GAMES_GROUP
+from live import lanes
+from live.sockets import JsonSocket
+from play.broadcast import GAMES_GROUP
 from watch import services
 from watch.forms import WatchFilter
-
-MAX_FRAME = 1024
-
 
 class SharedRead:
     """One read of the database, started a moment after it is asked for."""
@@ -81,7 +77,7 @@ class SharedReads:
     cost one query per change and process instead of one each."""
 
     def __init__(self, read, gather=0.02, keep=512):
-        self.read = database_sync_to_async(read)
+        self.read = lambda *key: lanes.read(read, *key)
         self.gather = gather
         self.keep = keep
         self.reads = {}  # key -> the latest SharedRead
@@ -114,38 +110,21 @@ def game_id_of(text):
     return int(text) if text and text.isdigit() and len(text) < 19 else None
 
 
-class WatchConsumer(AsyncWebsocketConsumer):
+class WatchConsumer(JsonSocket):
+    unknown_text = "the Watch socket only takes pings"
+
     async def connect(self):
+        if not self.admitted():
+            return await self.close()
         query = query_of(self.scope)
         self.kind = WatchFilter.from_query(query).kind()
         self.featured_id = self.featured_updated = None
-        await self.channel_layer.group_add(GAMES_GROUP, self.channel_name)
-        self.joined = True
+        await self.join(GAMES_GROUP)
         await self.accept()
         keep = game_id_of(query.get("featured"))
-        listing = await database_sync_to_async(services.listing)(self.kind, keep)
+        listing = await lanes.read(services.listing, self.kind, keep)
         self.feature(listing["featured"])
         await self.send_json({"type": "list", **listing})
-
-    async def disconnect(self, code):
-        if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(GAMES_GROUP, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        message = None
-        if text_data is not None and len(text_data) <= MAX_FRAME:
-            try:
-                message = json.loads(text_data)
-            except ValueError:
-                pass
-        if isinstance(message, dict) and message.get("type") == "ping":
-            await self.send_json({"type": "pong", "server_time": timezone.now().isoformat()})
-        else:
-            await self.send_json({"type": "error", "code": "unknown_type",
-                                  "message": "this socket only takes pings"})
-
-    async def send_json(self, message):
-        await self.send(text_data=json.dumps(message, separators=(",", ":")))
 
     # -- news from the play app --------------------------------------------------------------
 

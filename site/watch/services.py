@@ -15,9 +15,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from boards import svg
-from play import positions
-from play.models import Action, Connection, Game
-from play.presence import STALE_AFTER
+from play import positions, presence
+from play.models import Action, Game
 
 # Rows on the page and in the socket's list: the newest games in progress.
 LIMIT = 60
@@ -91,7 +90,7 @@ def ranked(found, now):
     recent = (Action.objects.filter(game=OuterRef("pk"), created_at__gte=now - LIVELY_WINDOW)
               .order_by().values("game").annotate(n=Count("pk")).values("n"))
     # Watchers as the game page counts them: open sockets of anyone but the two players.
-    watching = (Connection.objects.filter(game=OuterRef("pk"), seen_at__gte=now - STALE_AFTER)
+    watching = (presence.counted(now).filter(game=OuterRef("pk"))
                 .exclude(user=OuterRef("player0")).exclude(user=OuterRef("player1"))
                 .order_by().values("game").annotate(n=Count("pk")).values("n"))
     return found.annotate(

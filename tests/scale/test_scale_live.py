@@ -46,8 +46,7 @@ def test_one_game_across_two_processes(scale_servers):
         tabs = (p0, p1, watcher, p1_on_a)
         for tab in tabs:
             await tab.open()
-        await p0.drain()
-        assert p0.presence == {"type": "presence", "players_online": [True, True], "watchers": 1}
+        await p0.presence_becomes(players_online=[True, True], watchers=1)
 
         rng = random.Random(11)
         state, races = games.get("hadron").new(size=7), 0

@@ -35,3 +35,22 @@ def fresh_cache():
     (drawings) and the archive's replayed positions, both kept across tests otherwise."""
     cache.clear()
     positions.replay_states.clear()
+
+
+@pytest.fixture
+def sent(django_capture_on_commit_callbacks):
+    """`with sent() as news:` runs the block and its commit hooks, and collects what it sent to
+    the channel layer: (group, message) pairs, messages decoded, in order."""
+    import json
+    from contextlib import contextmanager
+
+    from live.outbox import Outbox
+
+    @contextmanager
+    def capture():
+        news = []
+        with Outbox() as box, django_capture_on_commit_callbacks(execute=True):
+            yield news
+        for group, event in box.events:
+            news.append((group, json.loads(event["text"]) if "text" in event else event))
+    return capture

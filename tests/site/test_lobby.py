@@ -616,7 +616,7 @@ def test_closed_connection_counts_during_the_grace(alice, settings):
     seek = make_seek(alice)
     age(seek, minutes=10)
     tab = connect(alice, "reloading-tab")
-    presence.connection_closed(tab.channel_name)
+    presence.connections_closed([tab.channel_name])
     assert presence.close_abandoned_seeks() == []
     LobbyConnection.objects.update(closed_at=timezone.now() - timedelta(seconds=6))
     assert presence.close_abandoned_seeks() == [seek.pk]

@@ -7,7 +7,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
-from play import positions, presence, services, signals
+from live.process import stale_after
+from play import positions, presence, services
 from play.clock import TimeControl
 from play.models import Action, Game
 from play.rematch import decline as decline_rematch, offer as offer_rematch
@@ -73,16 +74,10 @@ def test_one_row_per_ply(alice, bob):
         Action.objects.create(game=game, ply=0, action="a1", player=0)
 
 
-def test_started_signal_after_commit(alice, bob, django_capture_on_commit_callbacks):
-    seen = []
-    handler = lambda sender, game, **kw: seen.append(game.pk)  # noqa: E731
-    signals.game_started.connect(handler)
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            game = start(alice, bob)
-    finally:
-        signals.game_started.disconnect(handler)
-    assert seen == [game.pk]
+def test_a_start_is_announced_after_commit(alice, bob, sent):
+    with sent() as news:
+        game = start(alice, bob)
+    assert news == [("games", {"type": "games.changed", "game_id": game.pk, "event": "started"})]
 
 
 # -- playing ----------------------------------------------------------------------------------
@@ -199,8 +194,7 @@ def test_moves_do_not_replay_the_game(alice, bob, monkeypatch, django_assert_max
         raise AssertionError("replayed the whole game")
 
     monkeypatch.setattr(type(games.get("hadron")), "replay", no_replay)
-    # Lock and read the game, insert the action, update the game (+ 4 savepoint statements).
-    with django_assert_max_num_queries(7), django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=True):
         services.play(game.pk, bob, 1, "a1")
     with django_capture_on_commit_callbacks(execute=True):
         services.play(game.pk, alice, 2, "e5")
@@ -256,38 +250,39 @@ def test_colorful_two_stone_turn_earns_one_increment(alice, bob):
 def test_time_running_out_ends_the_game_even_when_the_message_is_refused(alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
     services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
     set_clock(game, turn_started_at=timezone.now() - timedelta(seconds=61))
-    error = error_of(services.play, game.pk, bob, 1, "a1")
+    error = error_of(services.play, game.pk, alice, 2, "e5")
     assert error.code == "game_over"
     game = refresh(game)
-    assert (game.status, game.reason, game.winner) == ("finished", "time", 0)
-    assert game.remaining_ms[1] == 0 and game.action_rows.count() == 1
-    assert "bob ran out of time" in game.result_text
+    assert (game.status, game.reason, game.winner) == ("finished", "time", 1)
+    assert game.remaining_ms[0] == 0 and game.action_rows.count() == 2
+    assert "alice ran out of time" in game.result_text
 
 
-def test_check_clock_is_idempotent_and_reports_the_expiry(
-        alice, bob, django_capture_on_commit_callbacks):
+def test_expire_is_idempotent_and_reports_the_expiry(alice, bob, sent):
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
-    expires = services.check_clock(game.pk)
-    assert expires == refresh(game).turn_started_at + timedelta(minutes=1)
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
+    expires = services.expire(game.pk)
+    game = refresh(game)
+    assert expires == game.expires_at == (game.turn_started_at
+                                          + timedelta(milliseconds=game.remaining0_ms))
     set_clock(game, remaining0_ms=5, turn_started_at=timezone.now() - timedelta(seconds=1))
-    ended = []
-    handler = lambda sender, game, **kw: ended.append(game.reason)  # noqa: E731
-    signals.game_ended.connect(handler)
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            assert services.check_clock(game.pk) is None
-        with django_capture_on_commit_callbacks(execute=True):
-            assert services.check_clock(game.pk) is None
-    finally:
-        signals.game_ended.disconnect(handler)
-    assert ended == ["time"]
+    with sent() as news:
+        assert services.expire(game.pk) is None
+        assert services.expire(game.pk) is None
+    assert [(group, message["type"]) for group, message in news] == [
+        (f"game-{game.pk}", "end"), ("games", "games.changed")]
     game = refresh(game)
     assert (game.reason, game.winner) == ("time", 1)
 
 
 def test_correspondence_deadline_passes_on_page_load(alice, bob):
     game = start(alice, bob, tc=TimeControl.correspondence(1))
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
+    game = refresh(game)
     snapshot = services.current(game.pk)
     assert snapshot["clocks"]["remaining_ms"] is None
     assert snapshot["clocks"]["deadline"] == (game.turn_started_at + timedelta(days=1)).isoformat()
@@ -295,7 +290,7 @@ def test_correspondence_deadline_passes_on_page_load(alice, bob):
     snapshot = services.current(game.pk)
     assert snapshot["status"] == "finished"
     assert snapshot["result"]["reason"] == "time" and snapshot["result"]["winner"] == 1
-    assert "missed the move deadline" in snapshot["result"]["text"]
+    assert "alice missed the move deadline" in snapshot["result"]["text"]
 
 
 def test_untimed_games_have_no_clock(alice, bob):
@@ -390,7 +385,8 @@ def test_snapshot_shape(alice, bob, carol):
                                {"username": "bob", "side": 1, "online": False}]
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
     assert snap["time_control"]["text"] == "5+3"
-    assert snap["presence"] == {"players_online": [False, False], "watchers": 0}
+    assert snap["presence"] == {"players_online": [False, False], "watchers": 0,
+                                "claimable_at": [None, None]}
 
 
 def test_presence_counts_fresh_connections(alice, bob, carol):
@@ -398,12 +394,13 @@ def test_presence_counts_fresh_connections(alice, bob, carol):
     services.join(game.pk, "chan.a", alice)
     services.join(game.pk, "chan.c", carol)
     services.join(game.pk, "chan.anon", None)
-    assert presence.presence_of(game) == {"players_online": [True, False], "watchers": 2}
+    assert presence.presence_of(game) == {"players_online": [True, False], "watchers": 2,
+                                          "claimable_at": [None, None]}
     # A row nobody refreshes (its process died) stops counting.
     game.connections.filter(channel_name="chan.a").update(
-        seen_at=timezone.now() - presence.STALE_AFTER - timedelta(seconds=1))
+        seen_at=timezone.now() - stale_after() - timedelta(seconds=1))
     assert presence.presence_of(game)["players_online"] == [False, False]
-    presence.still_here("chan.a")
+    presence.still_here(["chan.a"])
     assert presence.presence_of(game)["players_online"] == [True, False]
-    presence.leave(game.pk, "chan.c")
-    assert presence.presence_of(game) == {"players_online": [True, False], "watchers": 1}
+    assert presence.leave(["chan.c"]) == {game.pk}
+    assert presence.presence_of(game)["watchers"] == 1

@@ -1,4 +1,4 @@
-"""The game page, its JSON snapshot, the startgame command and the play signals."""
+"""The game page, its JSON snapshot, the startgame command and the news of a game."""
 import json
 from datetime import timedelta
 from io import StringIO
@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from play import services, signals
+from play import services
 from play.clock import TimeControl
 from play.models import Game
 
@@ -50,7 +50,10 @@ def test_snapshot_json_for_an_anonymous_visitor(client, alice, bob):
 def test_page_load_notices_time_running_out(client, alice, bob):
     game = services.start_game(game="hadron", options={}, players=(alice, bob),
                                time_control=TimeControl.realtime(1, 0))
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
+    Game.objects.filter(pk=game.pk).update(remaining1_ms=60_000, remaining0_ms=60_000,
+                                           turn_started_at=timezone.now() - timedelta(minutes=2))
     data = client.get(f"/game/{game.pk}/snapshot.json").json()
     assert data["status"] == "finished"
     assert data["result"] == {"winner": 1, "reason": "time",
@@ -83,35 +86,19 @@ def test_startgame_command_errors(alice, bob, args, words):
         call_command("startgame", *args, stdout=StringIO())
 
 
-def test_signals_follow_a_game(alice, bob, django_capture_on_commit_callbacks):
-    seen = []
-
-    def record(name):
-        def handler(sender, game, **extra):
-            seen.append((name, game.pk, extra.get("ply")))
-        return handler
-
-    handlers = {signal: record(name) for name, signal in [
-        ("started", signals.game_started), ("action", signals.action_played),
-        ("ended", signals.game_ended)]}
-    for signal, handler in handlers.items():
-        signal.connect(handler)
-    try:
-        with django_capture_on_commit_callbacks(execute=True):
-            game = services.start_game(game="hadron", options={}, players=(alice, bob),
-                                       time_control=TimeControl.untimed())
-        with django_capture_on_commit_callbacks(execute=True):
-            services.play(game.pk, alice, 0, "c3")
-        with django_capture_on_commit_callbacks(execute=True):
-            services.resign(game.pk, bob, 1)
-        with django_capture_on_commit_callbacks(execute=True):
-            # Refused: no signal.
-            with pytest.raises(services.PlayError):
-                services.play(game.pk, bob, 1, "a1")
-    finally:
-        for signal, handler in handlers.items():
-            signal.disconnect(handler)
-    assert seen == [("started", game.pk, None), ("action", game.pk, 0), ("ended", game.pk, None)]
+def test_the_games_group_follows_a_game(alice, bob, sent):
+    with sent() as news:
+        game = services.start_game(game="hadron", options={}, players=(alice, bob),
+                                   time_control=TimeControl.untimed())
+        services.play(game.pk, alice, 0, "c3")
+        services.resign(game.pk, bob, 1)
+        # Refused: no news.
+        with pytest.raises(services.PlayError):
+            services.play(game.pk, bob, 1, "a1")
+    assert [message["event"] for group, message in news if group == "games"] == [
+        "started", "action", "ended"]
+    assert [message["type"] for group, message in news if group == f"game-{game.pk}"] == [
+        "action", "end"]
 
 
 def test_admin_lists_games_with_their_actions(admin_client, alice, bob):

@@ -84,4 +84,4 @@ def test_asgi_application_imports_with_site_on_path():
     result = subprocess.run([sys.executable, "-c", code], cwd="/", env=env,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ProtocolTypeRouter"
+    assert result.stdout.strip() == "ServerLifecycle"

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 import games
-from play import presence, services
+from live.process import stale_after
+from play import services
 from play.models import Action, Connection, Game
 from watch import profiles
 from watch import services as watch
@@ -185,7 +186,7 @@ def test_stale_connections_do_not_count(users):
     first = start(alice, bob)
     second = start(carol, dave)
     watcher(first, None)
-    Connection.objects.update(seen_at=timezone.now() - presence.STALE_AFTER * 2)
+    Connection.objects.update(seen_at=timezone.now() - stale_after() * 2)
     watcher(second, None)
     assert watch.liveliest().pk == second.pk
 

@@ -61,6 +61,24 @@ class MessageReader:
                 messages.append(message)
         return messages
 
+    async def presence_becomes(self, timeout=WAIT, **expected):
+        """Wait until the latest presence news has these fields (presence is debounced: a
+        crowd's comings and goings are announced together, a moment later). Any other
+        message meanwhile is an error."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+
+        def matches():
+            return self.presence is not None and all(
+                self.presence.get(key) == value for key, value in expected.items())
+
+        while not matches():
+            left = deadline - loop.time()
+            assert left > 0, f"{self.name}: presence is {self.presence}, not {expected}"
+            message = await self.receive(left)
+            assert self.remember(message), f"{self.name} got unexpected {message}"
+        return self.presence
+
     async def quiet(self, timeout=0.3):
         """Nothing but background news arrives for `timeout` seconds."""
         extra = await self.drain(timeout)

@@ -50,7 +50,8 @@ def test_players_spectators_errors_repeat_reconnect_and_resign(daphne_server):
         dave = LiveSocket(server, path, sessions["dave"], "dave")
         again = await dave.open()
         assert again["actions"] == ["c3", "a1", "e5"] and again["you"] == 1
-        assert again["presence"] == {"players_online": [True, True], "watchers": 2}
+        assert again["presence"]["players_online"] == [True, True]
+        assert again["presence"]["watchers"] == 2
         assert (await dora.expect("presence"))["players_online"] == [True, True]
 
         await dave.send(type="resign", ply=3)
@@ -70,13 +71,21 @@ def test_time_runs_out_on_the_server_with_nobody_claiming_it(daphne_server):
     server.create_users(["tess", "toby"], PASSWORD)
     path = server.manage("startgame", "copolymer", "tess", "toby", "--time", "1+0").stdout.strip()
     game_id = int(path.strip("/").split("/")[-1])
-    # Test-only shortcut: tess's clock has a few seconds left (the smallest real control is a
-    # minute); enough for the socket to open first even on a busy machine, or the opening
-    # itself would notice the fallen flag.
+    # Both make their first moves (a first move not made in time aborts the game instead),
+    # until it is tess's turn. Test-only shortcut: then tess's clock has a few seconds left
+    # (the smallest real control is a minute); enough for the socket to open first even on a
+    # busy machine, or the opening itself would notice the fallen flag.
     server.shell(
-        "from django.utils import timezone; from play.models import Game;"
+        "from django.utils import timezone\n"
+        "from play import services\nfrom play.models import Game\n"
+        f"game = Game.objects.get(pk={game_id})\n"
+        "while not game.both_moved or game.player_to_move() != 0:\n"
+        "    state = game.state()\n"
+        "    mover = game.players()[game.player_of(state.to_move)]\n"
+        f"    services.play({game_id}, mover, state.ply, state.legal_actions()[0])\n"
+        f"    game = Game.objects.get(pk={game_id})\n"
         f"Game.objects.filter(pk={game_id})"
-        f".update(remaining0_ms={LEFT_MS}, turn_started_at=timezone.now())"
+        f".update(remaining0_ms={LEFT_MS}, turn_started_at=timezone.now())\n"
     )
 
     async def scenario():

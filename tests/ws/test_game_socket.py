@@ -54,9 +54,7 @@ def test_two_players_and_a_spectator_see_every_action(users, new_game):
         assert [snapshots[n]["you"] for n in tabs] == [0, 1, None, None]
         assert snapshots["anon"]["players"][0] == {"username": "alice", "side": 0, "online": True}
         # alice's tab heard everyone arrive, across the same group.
-        await tabs["alice"].quiet()
-        assert tabs["alice"].presence == {"type": "presence", "players_online": [True, True],
-                                          "watchers": 2}
+        await tabs["alice"].presence_becomes(players_online=[True, True], watchers=2)
         rng, state, ply = random.Random(5), games.get("hadron").new(size=5), 0
         while not state.is_over:
             action = rng.choice(state.legal_actions())
@@ -284,7 +282,8 @@ def test_abort_and_rematch_with_swapped_colours(users, new_game):
 def test_time_running_out_with_nobody_claiming_it(users, new_game):
     alice, bob, carol = users("alice", "bob", "carol")
     game = new_game([alice, bob], "hadron", {"size": 5}, TimeControl.realtime(1, 0))
-    services.play(game.pk, alice, 0, "c3")
+    for ply, (player, action) in enumerate([(alice, "c3"), (bob, "a1"), (alice, "e5")]):
+        services.play(game.pk, player, ply, action)
     # Test-only shortcut: bob's clock has 0.4 s left (the smallest real control is a minute).
     Game.objects.filter(pk=game.pk).update(remaining1_ms=400, turn_started_at=timezone.now())
     a, c = Socket(game.pk, alice), Socket(game.pk, carol)
@@ -317,16 +316,18 @@ def test_a_socket_reschedules_its_timer_after_each_action(users, new_game):
     async def scenario():
         await a.open()
         await b.open()
-        await a.send(type="play", ply=0, action="c3")
-        for tab in (a, b):
-            message = await tab.expect("action")
-            assert message["clocks"]["running"] == 1
+        for ply, (tab, action) in enumerate([(a, "c3"), (b, "a1"), (a, "e5")]):
+            await tab.send(type="play", ply=ply, action=action)
+            for each in (a, b):
+                message = await each.expect("action")
+        assert message["clocks"]["running"] == 1
         # Shorten bob's clock behind everyone's back; the next action's clocks carry it.
         await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(
             remaining1_ms=600, turn_started_at=timezone.now())
         await b.send(type="snapshot")
         assert (await b.expect("snapshot"))["game"]["clocks"]["remaining_ms"][1] <= 600
-        # Only bob's socket rescheduled from that snapshot; its timer ends the game for both.
+        # The process's one timer on the game moved on with that snapshot, and ends the game
+        # for both.
         for tab in (a, b):
             assert (await tab.expect("end"))["result"]["reason"] == "time"
         for tab in (a, b):
@@ -414,11 +415,11 @@ def test_a_fault_of_the_server_is_answered_and_the_socket_keeps_serving(
     real_play = services.play
     faults = iter([RuntimeError("the database went away")])
 
-    def failing_once(*args):
+    def failing_once(*args, **kwargs):
         fault = next(faults, None)
         if fault is not None:
             raise fault
-        return real_play(*args)
+        return real_play(*args, **kwargs)
 
     monkeypatch.setattr(services, "play", failing_once)
 

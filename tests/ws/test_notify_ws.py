@@ -194,7 +194,7 @@ def test_socket_takes_pings_only(users, path):
         await tab.send_text(json.dumps({"type": "accept", "id": 1}))
         assert (await tab.expect("error"))["code"] == "unknown_type"
         await tab.send_text(json.dumps({"type": "ping", "pad": "x" * 2000}))
-        assert (await tab.expect("error"))["code"] == "bad_message"
+        assert (await tab.expect("error"))["code"] == "too_large"
         await tab.close()
 
     run(scenario)

@@ -216,9 +216,10 @@ def test_only_pings_are_taken(users):
         await watcher.open()
         await watcher.send(type="ping")
         assert "server_time" in await watcher.expect("pong")
-        for text in ('{"type": "play"}', "not json", "x" * 5000):
+        for text, code in [('{"type": "play"}', "unknown_type"), ("not json", "bad_json"),
+                           ("x" * 5000, "too_large")]:
             await watcher.send_text(text)
-            assert (await watcher.expect("error"))["code"] == "unknown_type"
+            assert (await watcher.expect("error"))["code"] == code
         await watcher.close()
 
     run(scenario)

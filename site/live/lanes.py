@@ -1,0 +1,130 @@
+"""Where the live path's database work runs, and what keeps one game's changes in order.
+
+* The event loop (Daphne's) parses messages and writes to sockets; it never touches the ORM.
+* Database work runs on a pool of THREADS database threads, each with its own (persistent)
+  connection, so the snapshots, presence writes and moves of different games run side by side
+  instead of queueing behind one thread.
+* Changes to one game go through that game's lane: an asyncio lock per key, taken in arrival
+  order, so within a process one game's changes run one at a time and in order, and a thread
+  never waits on a row lock held by another thread of the same process. Across processes the
+  row lock of the change itself (SELECT ... FOR UPDATE) orders them.
+* SQLite has one writer at a time: on SQLite, writes also take a process-wide lock, handed over
+  in order, rather than polling SQLite's busy timeout (which sleeps in steps of up to 100 ms).
+  Reads never wait for it (the database is in WAL mode).
+
+Every job runs with an outbox (live.outbox): the channel-layer events its transaction queued are
+sent from the event loop once the job has returned, still inside the lane, so one game's news
+leaves in the order its changes were made.
+"""
+import asyncio
+import contextvars
+import functools
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from live.outbox import Outbox
+
+_pool = None
+_pool_lock = threading.Lock()
+_sqlite_writer = threading.Lock()
+_lanes = {}  # key -> Lane, while anything holds or waits for it
+
+
+def pool():
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=settings.LIVE_DB_THREADS,
+                                       thread_name_prefix="live-db")
+        return _pool
+
+
+def shutdown():
+    """Stop taking jobs; jobs already running finish (their transactions commit)."""
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+
+
+class Lane:
+    def __init__(self):
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+async def read(fn, *args, **kwargs):
+    """Run `fn(*args, **kwargs)` on a database thread and return its result. For reads, and
+    for writes that need no order with anything else."""
+    return await _run(functools.partial(fn, *args, **kwargs), write=False)
+
+
+async def write(fn, *args, **kwargs):
+    """As read(), for a write: on SQLite it waits its turn for the one writer."""
+    return await _run(functools.partial(fn, *args, **kwargs), write=True)
+
+
+async def in_lane(key, fn, *args, **kwargs):
+    """Run the change `fn(*args, **kwargs)` in the lane of `key` (e.g. ("game", 12)): after
+    every change to that key this process received before it, and before any received after
+    it."""
+    lane = _lanes.get(key)
+    if lane is None:
+        lane = _lanes[key] = Lane()
+    lane.users += 1
+    try:
+        async with lane.lock:
+            return await _run(functools.partial(fn, *args, **kwargs), write=True)
+    finally:
+        lane.users -= 1
+        if lane.users == 0:
+            del _lanes[key]
+
+
+def busy_lanes():
+    return len(_lanes)
+
+
+async def _run(call, write):
+    outbox = Outbox()
+    loop = asyncio.get_running_loop()
+    future = loop.run_in_executor(pool(), contextvars.copy_context().run,
+                                  _job, call, write, outbox)
+    try:
+        # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the
+        # thread finishes the transaction either way, and its news still goes out.
+        result = await asyncio.shield(future)
+    except asyncio.CancelledError:
+        loop.create_task(_deliver_when_done(future, outbox))
+        raise
+    except BaseException:
+        # A refusal may still have changed something on purpose (a clock that ran out).
+        await outbox.deliver()
+        raise
+    await outbox.deliver()
+    return result
+
+
+async def _deliver_when_done(future, outbox):
+    try:
+        await future
+    except BaseException:
+        pass
+    await outbox.deliver()
+
+
+def _job(call, write, outbox):
+    with outbox:
+        try:
+            if write and connection.vendor == "sqlite":
+                with _sqlite_writer:
+                    return call()
+            return call()
+        finally:
+            # Keeps the thread's persistent connection unless it broke or grew old
+            # (CONN_MAX_AGE), as Django does at the end of a request.
+            close_old_connections()

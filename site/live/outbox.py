@@ -1,0 +1,107 @@
+"""Channel-layer sends from synchronous code, delivered by the event loop.
+
+Services run in database threads (live.lanes) or in Django's thread for sync views. They never
+talk to the channel layer themselves: `send(group, event)` queues the event in the outbox of the
+work in progress, and whoever started that work delivers it from the event loop once the work
+has returned (after its transaction committed, since callers queue from `on_commit`). So a
+database thread never waits on the event loop (a stopped loop at shutdown used to hang such a
+thread, and with it the process), and one move's messages leave in the order they were queued.
+
+Work that runs outside any outbox (a management command, a shell, a test calling a service
+directly) sends at once through async_to_sync, as before.
+"""
+import contextvars
+import json
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
+
+_current = contextvars.ContextVar("live_outbox", default=None)
+
+
+def encoded(message):
+    """A JSON message as the text every recipient gets: encoded once, not once per socket."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+class Outbox:
+    """Events queued by one piece of work, in order: (group, event) pairs."""
+
+    def __init__(self):
+        self.events = []
+
+    def __bool__(self):
+        return bool(self.events)
+
+    def __enter__(self):
+        self.token = _current.set(self)
+        return self
+
+    def __exit__(self, *exc):
+        _current.reset(self.token)
+        return False
+
+    async def deliver(self):
+        """Send the queued events, in order, from the event loop."""
+        events, self.events = self.events, []
+        for group, event in events:
+            await group_send(group, event)
+
+
+def send(group, event):
+    """Send `event` to `group`: queued when an outbox is open, else at once."""
+    outbox = _current.get()
+    if outbox is not None:
+        outbox.events.append((group, event))
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, event)
+    except Exception:
+        logger.exception("could not send %s to group %s", event.get("type"), group)
+
+
+async def group_send(group, event):
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group, event)
+    except Exception:
+        # The change is stored whatever happens to the news; every socket hears the game's
+        # ply at the next keep-alive and asks for a snapshot if it is behind (live.registry).
+        logger.exception("could not send %s to group %s", event.get("type"), group)
+
+
+class OutboxMiddleware:
+    """Deliver what a request's view queued once the view has returned, from the event loop
+    (under ASGI) or at once (under a synchronous test client)."""
+
+    sync_capable = async_capable = True
+
+    def __init__(self, get_response):
+        import asyncio
+        self.get_response = get_response
+        self.is_async = asyncio.iscoroutinefunction(get_response)
+        if self.is_async:
+            from asgiref.sync import markcoroutinefunction
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self.__acall__(request)
+        with Outbox() as outbox:
+            response = self.get_response(request)
+        async_to_sync(outbox.deliver)()
+        return response
+
+    async def __acall__(self, request):
+        with Outbox() as outbox:
+            response = await self.get_response(request)
+        await outbox.deliver()
+        return response

@@ -1,0 +1,113 @@
+"""The open sockets of this server process, and what keeps them honest.
+
+Every JsonSocket enters on connect and leaves on disconnect. The registry caps sockets per
+user and per client address, and every LIVE_KEEPALIVE seconds (live.process) it:
+
+* forgets sockets whose consumer task has ended without a disconnect (a crash, a kill):
+  their kind's `lost()` clears what disconnect() would have cleared (presence rows);
+* renews their channel-layer group memberships, so no open socket goes deaf (channels-redis
+  drops a membership a day after it was made, and all of them when Redis loses its data);
+* lets each kind of socket send its keep-alive news (the game socket: the game's ply).
+
+It lives on the event loop only; nothing here is shared between threads.
+"""
+import logging
+from collections import Counter
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+
+class Entry:
+    __slots__ = ("socket", "task", "user_id", "address")
+
+    def __init__(self, socket, task):
+        self.socket, self.task = socket, task
+        self.user_id, self.address = socket.user_id(), socket.address()
+
+
+_entries = {}  # channel name -> Entry
+_per_user = Counter()
+_per_address = Counter()
+
+
+def admits(socket):
+    user_id, address = socket.user_id(), socket.address()
+    if user_id is not None and _per_user[user_id] >= settings.LIVE_SOCKETS_PER_USER:
+        logger.warning("refused a socket: user %s has %s open", user_id, _per_user[user_id])
+        return False
+    if address is not None and _per_address[address] >= settings.LIVE_SOCKETS_PER_ADDRESS:
+        logger.warning("refused a socket: address %s has %s open", address, _per_address[address])
+        return False
+    return True
+
+
+def enter(socket, task):
+    entry = _entries.get(socket.channel_name)
+    if entry is not None:
+        return
+    entry = _entries[socket.channel_name] = Entry(socket, task)
+    _count(entry, 1)
+
+
+def leave(socket):
+    entry = _entries.pop(getattr(socket, "channel_name", None), None)
+    if entry is not None:
+        _count(entry, -1)
+
+
+def _count(entry, step):
+    if entry.user_id is not None:
+        _per_user[entry.user_id] += step
+        if _per_user[entry.user_id] <= 0:
+            del _per_user[entry.user_id]
+    if entry.address is not None:
+        _per_address[entry.address] += step
+        if _per_address[entry.address] <= 0:
+            del _per_address[entry.address]
+
+
+def open_sockets():
+    return [entry.socket for entry in _entries.values()]
+
+
+def count():
+    return len(_entries)
+
+
+def prune():
+    """Forget the sockets whose task has ended without a disconnect; returns them by kind,
+    for their kinds' lost() hooks."""
+    dead = [entry.socket for entry in _entries.values()
+            if entry.task is not None and entry.task.done()]
+    for socket in dead:
+        leave(socket)
+        socket.forgotten()
+    return by_kind(dead)
+
+
+def by_kind(sockets=None):
+    """The open sockets (or `sockets`) by consumer class."""
+    kinds = {}
+    for socket in open_sockets() if sockets is None else sockets:
+        kinds.setdefault(type(socket), []).append(socket)
+    return kinds
+
+
+def names_by_kind(kinds):
+    return {kind: [socket.channel_name for socket in sockets] for kind, sockets in kinds.items()}
+
+
+async def renew_groups():
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for socket in open_sockets():
+        for group in getattr(socket, "joined_groups", ()):
+            try:
+                await layer.group_add(group, socket.channel_name)
+            except Exception:
+                logger.exception("could not renew %s in group %s", socket.channel_name, group)
+                return

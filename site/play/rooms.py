@@ -1,0 +1,129 @@
+"""The game pages open in this server process: one room per game with sockets here.
+
+A room holds the game's sockets in this process, the last ply this process knows of (a `pong`
+carries it, so a client notices a missed action), the one timer on the game's time (lila's one
+clock owner per game, instead of a timer per socket), and the game's presence news, debounced:
+a crowd that arrives or leaves within PRESENCE_DEBOUNCE is announced once.
+
+Everything here runs on the event loop; the database work goes through live.lanes (the timer
+in the game's own lane, so it is ordered with the game's moves).
+"""
+import asyncio
+import logging
+from datetime import datetime
+
+from django.utils import timezone
+
+from live import lanes
+from play import presence, services
+
+logger = logging.getLogger(__name__)
+
+PRESENCE_DEBOUNCE = 0.5
+# Ring a little after the expiry, so the server's "now" is surely past it.
+TIMER_SLACK = 0.05
+
+
+class Room:
+    __slots__ = ("sockets", "ply", "expires_at", "timer")
+
+    def __init__(self):
+        self.sockets = set()
+        self.ply = None
+        self.expires_at = None
+        self.timer = None
+
+
+_rooms = {}
+_presence_due = set()
+_flush = {"handle": None}
+
+
+def enter(game_id, socket):
+    _rooms.setdefault(game_id, Room()).sockets.add(socket)
+    presence_changed(game_id)
+
+
+def leave(game_id, socket):
+    room = _rooms.get(game_id)
+    if room is None:
+        return
+    room.sockets.discard(socket)
+    if not room.sockets:
+        if room.timer is not None:
+            room.timer.cancel()
+        del _rooms[game_id]
+
+
+def games():
+    return list(_rooms)
+
+
+def sockets_of(game_id):
+    room = _rooms.get(game_id)
+    return list(room.sockets) if room else []
+
+
+def ply_of(game_id):
+    room = _rooms.get(game_id)
+    return room.ply if room else None
+
+
+def learn(game_id, ply=None, expires_at=...):
+    """What this process heard of the game: its ply and when its time is up (an ISO text,
+    a datetime or None; left as it was when not given)."""
+    room = _rooms.get(game_id)
+    if room is None:
+        return
+    if ply is not None and (room.ply is None or ply > room.ply):
+        room.ply = ply
+    if expires_at is ...:
+        return
+    if isinstance(expires_at, str):
+        expires_at = datetime.fromisoformat(expires_at)
+    if expires_at == room.expires_at and (room.timer is not None or expires_at is None):
+        return
+    room.expires_at = expires_at
+    if room.timer is not None:
+        room.timer.cancel()
+        room.timer = None
+    if expires_at is not None:
+        delay = max(0.0, (expires_at - timezone.now()).total_seconds()) + TIMER_SLACK
+        room.timer = asyncio.get_running_loop().call_later(
+            delay, lambda: asyncio.ensure_future(_ring(game_id)))
+
+
+async def _ring(game_id):
+    room = _rooms.get(game_id)
+    if room is None:
+        return
+    room.timer = None
+    try:
+        # The end, if any, reaches this process's sockets through the group like everyone's.
+        expires_at = await lanes.in_lane(("game", game_id), services.expire, game_id)
+    except Exception:
+        logger.exception("the time check of game %s failed", game_id)
+        return
+    if expires_at is not None or game_id in _rooms:
+        room = _rooms.get(game_id)
+        if room is not None:
+            room.expires_at = None  # re-arm even if the expiry did not move
+            learn(game_id, expires_at=expires_at)
+
+
+def presence_changed(game_id):
+    """Someone arrived or left: announce the game's presence soon (once for a crowd)."""
+    _presence_due.add(game_id)
+    if _flush["handle"] is None:
+        _flush["handle"] = asyncio.get_running_loop().call_later(
+            PRESENCE_DEBOUNCE, lambda: asyncio.ensure_future(_announce_presence()))
+
+
+async def _announce_presence():
+    _flush["handle"] = None
+    due = list(_presence_due)
+    _presence_due.clear()
+    try:
+        await lanes.write(presence.announce, due)
+    except Exception:
+        logger.exception("presence news of games %s failed", due)

@@ -1,0 +1,45 @@
+"""The play app's periodic work, run by every server process (live.process) and safe when
+several run it at once: each change takes the game's row lock and happens once.
+
+* Games whose time is up end within LIVE_SWEEP seconds although no socket is open on them
+  (the processes with sockets on a game end it on the dot, play.rooms).
+* Presence rows that no process refreshes any more (their process died) stop counting, and
+  the games' pages hear it.
+* After an outage of the whole site, the running clocks move on by its length: time during
+  which no server process was alive is charged to nobody.
+"""
+from datetime import timedelta
+
+from django.db.models import F
+
+from play import presence, services
+from play.models import Game
+
+# Leave games whose time is up to the processes that have sockets on them for this long: they
+# end them on the dot, in the game's lane.
+GRACE = timedelta(seconds=1)
+BATCH = 200
+
+
+def sweep(now):
+    # Games from before expires_at was kept get it here, once.
+    for game in Game.objects.active().filter(expires_at__isnull=True)[:BATCH]:
+        game.save(update_fields=["expires_at"])
+    for game_id in (Game.objects.active().filter(expires_at__lte=now - GRACE)
+                    .order_by("expires_at").values_list("pk", flat=True)[:BATCH]):
+        services.expire(game_id, now)
+    presence.forget_stale(now)
+
+
+def move_clocks_on(began, ended):
+    """The site was down from `began` to `ended`: no player is charged for it. Returns how
+    many games' clocks moved on."""
+    outage = ended - began
+    running = Game.objects.active().filter(turn_started_at__isnull=False)
+    moved = running.update(turn_started_at=F("turn_started_at") + outage,
+                           expires_at=F("expires_at") + outage)
+    for seat in (0, 1):
+        field = f"absent{seat}_since"
+        Game.objects.active().filter(**{f"{field}__isnull": False}).update(
+            **{field: F(field) + outage})
+    return moved
