@@ -141,8 +141,9 @@ if REDIS_URL:
         }
     }
 else:
-    # One process: groups live in memory.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # One process: groups live in memory (Channels' in-memory layer, made to scale with the
+    # number of sockets, live.layers).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.LocalChannelLayer"}}
 
 # The live path (live/, docs/design.md). Seconds unless said otherwise; all from the
 # environment so that operators, benchmarks and tests can set them.
