@@ -22,7 +22,8 @@ def options_text(game: str, options: dict) -> str:
 
 # How a finished game ended, in a word or two, for every list that shows it.
 REASON_TEXT = {"normal": "played out", "resign": "resignation", "time": "on time",
-               "abort": "aborted"}
+               "abort": "aborted", "no_start": "no first move", "left": "opponent left",
+               "idle": "left untouched"}
 
 
 def reason_text(reason: str) -> str:

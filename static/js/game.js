@@ -25,6 +25,7 @@ let game = JSON.parse($("snapshot").textContent);
 let board = null;
 let pending = null; // {ply, action}: sent, not answered yet
 let connection = { status: "connecting", delay: 0 };
+const ANSWER_WAIT_MS = 5000;
 const notice = new Notice($("notice"));
 
 // ---------------------------------------------------------------- the socket
@@ -44,6 +45,7 @@ const handlers = {
   snapshot(message) {
     const before = game.state.ply;
     game = message.game;
+    game.clocks.received_at = Date.now();
     pending = null;
     positionChanged(before);
   },
@@ -56,6 +58,7 @@ const handlers = {
       return;
     }
     if (outcome === "seen") return;
+    game.clocks.received_at = Date.now();
     if (pending && pending.ply === message.ply) pending = null;
     positionChanged(before);
     if (message.action !== "swap" && isLive(game) && game.state.to_move === mover) {
@@ -77,9 +80,16 @@ const handlers = {
     notice.show(message.message || message.code, message.code === "illegal" ? "illegal" : "error");
   },
   presence(message) {
-    game.presence = { players_online: message.players_online, watchers: message.watchers };
+    const { type, ...presence } = message;
+    game.presence = presence;
     renderPlayers(game);
     renderInfo(game);
+    controls.render();
+  },
+  // The game's ply and status as the database has them, every keep-alive (and in pongs): a
+  // page that missed news (a lost group membership, a dropped message) catches up.
+  sync(message) {
+    catchUp(message.ply, message.status);
   },
   rematch(message) {
     controls.rematchChanged(message.offered_by);
@@ -87,8 +97,15 @@ const handlers = {
   rematch_started(message) {
     window.location.assign(message.url);
   },
-  pong() {},
+  pong(message) {
+    catchUp(message.ply, null);
+  },
 };
+
+function catchUp(ply, status) {
+  const behind = typeof ply === "number" && ply > game.state.ply;
+  if (behind || (status && status !== game.status)) socket.send({ type: "snapshot" });
+}
 
 // Whatever the notice said was about the position before (a refused click, a continuation).
 function positionChanged(before) {
@@ -115,6 +132,11 @@ function play(action) {
   if (!send({ type: "play", ply, action })) return;
   pending = { ply, action };
   if (game.state.legal.includes(action)) markPending(action);
+  // Every action is answered, at least by its own broadcast: no answer means news was lost
+  // on the way (the server stored the action, or not): the snapshot says which.
+  setTimeout(() => {
+    if (pending && pending.ply === ply && pending.action === action) socket.send({ type: "snapshot" });
+  }, ANSWER_WAIT_MS);
 }
 
 // A legal pick shows at once as sent (a pulsing ghost) until the server's answer.

@@ -223,6 +223,13 @@ const gameHandlers = {
     }
     showWatchers(message.watchers);
   },
+  // The game's ply and status from the database, every keep-alive: catch up if behind.
+  sync(message) {
+    const game = featured.game;
+    if (game && (message.ply > game.state.ply || message.status !== game.status)) {
+      featured.socket.send({ type: "snapshot" });
+    }
+  },
 };
 
 function receiveGame(id, message) {

@@ -1,5 +1,6 @@
-// The game page's buttons: Tripen's Swap, resign (with a confirmation), abort, and the
-// rematch offer after the end (offer, accept, decline, withdraw, follow).
+// The game page's buttons: Tripen's Swap, resign (with a confirmation), abort, claiming the win
+// of a realtime game the opponent has left, and the rematch offer after the end (offer,
+// accept, decline, withdraw, follow).
 import { byId as $ } from "../dom.js";
 import { isLive, isMyTurn, isPlayer } from "../live-game.js";
 import { bothActed } from "../movelist.js";
@@ -30,6 +31,8 @@ export class GameControls {
       $("resign").focus();
     });
     onClick("abort", () => send({ type: "abort", ply: ply() }));
+    onClick("claim", () => send({ type: "claim_victory", ply: ply() }));
+    this.claimTimer = null;
     onClick("rematch", () => send({ type: "rematch" }));
     onClick("rematch-accept", () => send({ type: "rematch" }));
     onClick("rematch-decline", () => send({ type: "decline_rematch" }));
@@ -50,7 +53,27 @@ export class GameControls {
     show("resign", player && live && !this.confirmingResign);
     show("resign-confirm", player && live && this.confirmingResign);
     show("abort", player && live && !bothActed(game.state));
+    this.renderClaim(player && live);
     this.renderRematch(player && !live);
+  }
+
+  // The server says from when each player may claim the win because the opponent left
+  // (presence.claimable_at, in server time): a countdown, then the button.
+  renderClaim(possible) {
+    const game = this.game;
+    clearTimeout(this.claimTimer);
+    const at = possible && game.presence && game.presence.claimable_at
+      ? game.presence.claimable_at[game.you] : null;
+    show("claim-box", Boolean(at));
+    if (!at) return;
+    const skew = Date.parse(game.clocks.server_time) - (game.clocks.received_at || Date.now());
+    const wait = Date.parse(at) - (Date.now() + skew);
+    const gone = game.players[1 - game.you].username;
+    $("claim").disabled = wait > 0;
+    $("claim-note").textContent = wait > 0
+      ? `${gone} left the game: you can claim the win in ${Math.ceil(wait / 1000)} s.`
+      : `${gone} left the game.`;
+    if (wait > 0) this.claimTimer = setTimeout(() => this.render(), Math.min(wait, 1000));
   }
 
   renderRematch(possible) {
