@@ -53,16 +53,18 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def site_servers():
-    """Factory: `site_servers(database_url=None, migrate_first=True)` starts a Daphne process and
-    returns its SiteServer. Without a database_url it gets a fresh SQLite file of its own.
-    Several servers may share one database_url (pass migrate_first=False to all but one). All stop at session end."""
+    """Factory: `site_servers(database_url=None, migrate_first=True, **env)` starts a Daphne
+    process and returns its SiteServer. Without a database_url it gets a fresh SQLite file of
+    its own. Several servers may share one database_url (pass migrate_first=False to all but
+    one). `env`: more environment variables (settings) for the process. All stop at session
+    end."""
     tmp = Path(tempfile.mkdtemp(prefix="tessera-daphne-"))
     started = []
 
-    def start(database_url=None, migrate_first=True):
+    def start(database_url=None, migrate_first=True, **extra):
         index = len(started)
         url = database_url or f"sqlite:///{tmp / f'db{index}.sqlite3'}"
-        env = server_env(url)
+        env = server_env(url, **extra)
         if migrate_first:
             migrate(env)
         server = SiteServer(env, free_port(), tmp / f"daphne{index}.log")

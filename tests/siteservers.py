@@ -36,6 +36,9 @@ def server_env(database_url, **extra):
         # site/ is a source root, not a package: see site/tessera/asgi.py.
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "site"), env.get("PYTHONPATH")])),
         PYTHONUNBUFFERED="1",
+        # The live path's periodic work, quicker than in production so that tests of presence,
+        # keep-alives and the sweeper wait seconds, not minutes.
+        LIVE_HEARTBEAT="1", LIVE_KEEPALIVE="2", LIVE_SWEEP="0.5",
     )
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
@@ -140,6 +143,11 @@ class SiteServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def kill(self):
+        """SIGKILL: the process dies at once, saying goodbye to nobody."""
+        self.process.kill()
+        self.process.wait()
 
 
 def migrate(env):

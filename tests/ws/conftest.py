@@ -13,7 +13,7 @@ def fresh_channel_layer(settings):
     its own event loop, and a layer cached from another loop holds locks bound to that one.
     (Redis, across processes, is tests/scale's business.) Changing the setting makes Channels
     drop its cached layer."""
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.LocalChannelLayer"}}
 
 
 @pytest.fixture

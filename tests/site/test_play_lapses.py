@@ -1,0 +1,221 @@
+"""When nobody acts (play.lapses, play.sweeper): time, a first move not made, an opponent who
+left, an untimed game left alone, an outage of the whole site; and the work of one move."""
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from play import presence, services, sweeper
+from play.clock import TimeControl
+from play.models import Game
+from play.services import PlayError
+from tests.site.played import start
+
+pytestmark = pytest.mark.django_db
+
+
+def refresh(game):
+    return Game.objects.get(pk=game.pk)
+
+
+def back(game, **ago):
+    """Pretend the running turn (and the game's last change) began `ago` earlier."""
+    moment = timezone.now() - timedelta(**ago)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=moment, updated_at=moment)
+    refresh(game).save(update_fields=["expires_at"])  # what the sweeper looks for
+
+
+def first_moves(game, alice, bob):
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
+
+
+# -- a first move not made ---------------------------------------------------------------------
+
+def test_a_realtime_game_whose_first_player_never_moves_is_aborted_not_lost(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    back(game, seconds=29)
+    assert services.current(game.pk)["status"] == "active"
+    back(game, seconds=31)
+    snapshot = services.current(game.pk)
+    assert snapshot["status"] == "aborted"
+    assert snapshot["result"] == {"winner": None, "reason": "no_start",
+                                  "text": "alice did not make a first move — aborted"}
+
+
+def test_the_second_player_has_the_same_time_for_their_first_move(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    services.play(game.pk, alice, 0, "c3")
+    back(game, seconds=31)
+    sweeper.sweep(timezone.now())
+    game = refresh(game)
+    assert (game.status, game.reason, game.winner) == ("aborted", "no_start", None)
+    assert game.result_text == "bob did not make a first move — aborted"
+
+
+def test_after_both_first_moves_time_is_lost_on_the_clock_only(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(game, alice, bob)
+    back(game, seconds=45)
+    assert services.current(game.pk)["status"] == "active"
+    back(game, seconds=61)
+    assert services.current(game.pk)["result"]["reason"] == "time"
+
+
+def test_a_correspondence_first_move_missed_aborts(alice, bob):
+    game = start(alice, bob, tc=TimeControl.correspondence(2))
+    back(game, days=2, seconds=1)
+    snapshot = services.current(game.pk)
+    assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", "no_start")
+
+
+def test_the_first_move_limit_is_in_the_clocks(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(10, 0))
+    game = refresh(game)
+    clocks = services.current(game.pk)["clocks"]
+    assert clocks["expires_at"] == (game.turn_started_at + timedelta(seconds=30)).isoformat()
+    assert game.expires_at == game.turn_started_at + timedelta(seconds=30)
+
+
+# -- untimed games left alone ------------------------------------------------------------------
+
+def test_an_untimed_game_left_alone_ends_without_a_result(alice, bob):
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    assert refresh(game).expires_at > timezone.now() + timedelta(days=29)
+    back(game, days=29)
+    sweeper.sweep(timezone.now())
+    assert refresh(game).is_active
+    back(game, days=30, seconds=2)
+    sweeper.sweep(timezone.now())
+    game = refresh(game)
+    assert (game.status, game.reason, game.winner) == ("aborted", "idle", None)
+    assert game.result_text == "No action for 30 days — ended without a result"
+
+
+# -- the sweeper -------------------------------------------------------------------------------
+
+def test_the_sweeper_ends_games_whose_time_is_up_with_nobody_on_them(alice, bob, carol, sent):
+    expired = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(expired, alice, bob)
+    running = start(alice, carol, tc=TimeControl.realtime(1, 0))
+    first_moves(running, alice, carol)
+    Game.objects.filter(pk=expired.pk).update(
+        turn_started_at=timezone.now() - timedelta(seconds=62),
+        expires_at=timezone.now() - timedelta(seconds=2))
+    with sent() as news:
+        sweeper.sweep(timezone.now())
+    assert refresh(expired).reason == "time" and refresh(running).is_active
+    assert [m["type"] for g, m in news if g == f"game-{expired.pk}"] == ["end"]
+
+
+def test_the_sweeper_fills_in_expires_at_of_older_games(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(3, 0))
+    Game.objects.filter(pk=game.pk).update(expires_at=None)
+    sweeper.sweep(timezone.now())
+    assert refresh(game).expires_at == refresh(game).turn_started_at + timedelta(seconds=30)
+
+
+def test_an_outage_is_charged_to_nobody(alice, bob, carol):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(game, alice, bob)
+    untimed = start(alice, carol)
+    before = refresh(game)
+    began = timezone.now()
+    assert sweeper.move_clocks_on(began, began + timedelta(seconds=89)) == 1
+    after = refresh(game)
+    assert after.turn_started_at == before.turn_started_at + timedelta(seconds=89)
+    assert after.expires_at == before.expires_at + timedelta(seconds=89)
+    assert after.remaining_at(began + timedelta(seconds=89)) == before.remaining_at(began)
+    assert refresh(untimed).turn_started_at is None
+
+
+# -- an opponent who left ----------------------------------------------------------------------
+
+def left(game, player, seconds):
+    Game.objects.filter(pk=game.pk).update(
+        **{f"absent{player}_since": timezone.now() - timedelta(seconds=seconds)})
+
+
+def test_the_win_can_be_claimed_once_the_opponent_has_been_gone_long_enough(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    first_moves(game, alice, bob)
+    services.join(game.pk, "chan.alice", alice)
+    left(game, 1, 10)
+    error = pytest.raises(PlayError, services.claim_victory, game.pk, alice, 2).value
+    assert error.code == "not_allowed" and "in 2" in error.message
+    left(game, 1, 31)
+    assert presence.presence_of(refresh(game))["claimable_at"][0] is not None
+    assert services.claim_victory(game.pk, alice, 2) == []
+    game = refresh(game)
+    assert (game.status, game.reason, game.winner) == ("finished", "left", 0)
+    assert game.result_text == "bob left the game — alice wins"
+    assert services.claim_victory(game.pk, alice, 2) == [
+        {"type": "repeat", "ply": 2, "action": "claim_victory"}]
+
+
+@pytest.mark.parametrize("setup, words", [
+    ("present", "still on the game page"),
+    ("not started", "has not really started"),
+    ("correspondence", "only a realtime game"),
+])
+def test_claims_that_are_refused(alice, bob, setup, words):
+    tc = TimeControl.correspondence(3) if setup == "correspondence" else TimeControl.realtime(5, 0)
+    game = start(alice, bob, tc=tc)
+    if setup != "not started":
+        first_moves(game, alice, bob)
+    if setup == "present":
+        Game.objects.filter(pk=game.pk).update(absent1_since=None)
+    else:
+        left(game, 1, 100)
+    ply = refresh(game).ply_count
+    error = pytest.raises(PlayError, services.claim_victory, game.pk, alice, ply).value
+    assert error.code == "not_allowed" and words in error.message
+    assert refresh(game).is_active
+
+
+def test_presence_notes_who_left_and_who_came_back(alice, bob, sent):
+    game = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    first_moves(game, alice, bob)
+    services.join(game.pk, "chan.alice", alice)
+    services.join(game.pk, "chan.bob", bob)
+    assert refresh(game).absent1_since is None
+    presence.leave(["chan.bob"])
+    with sent() as news:
+        presence.announce({game.pk})
+    game = refresh(game)
+    assert game.absent0_since is None and game.absent1_since is not None
+    (group, message), = news
+    assert message["players_online"] == [True, False]
+    assert message["claimable_at"][0] == (game.absent1_since + timedelta(seconds=30)).isoformat()
+    services.join(game.pk, "chan.bob2", bob)
+    assert refresh(game).absent1_since is None
+
+
+# -- the work of one move ----------------------------------------------------------------------
+
+def test_a_move_is_three_statements(alice, bob, django_capture_on_commit_callbacks):
+    game = start(alice, bob, tc=TimeControl.realtime(5, 3))
+    with django_capture_on_commit_callbacks(execute=True):  # the position is cached
+        services.play(game.pk, alice, 0, "c3")
+    with CaptureQueriesContext(connection) as queries:
+        services.play(game.pk, bob, 1, "a1")
+    statements = [q["sql"].split()[0] for q in queries.captured_queries
+                  if "SAVEPOINT" not in q["sql"]]
+    # Lock and read the game, store the action, update the game (clocks, ply, expiry).
+    assert statements == ["SELECT", "INSERT", "UPDATE"], queries.captured_queries
+    assert "play_game" in queries.captured_queries[1]["sql"]
+
+
+def test_a_move_is_judged_at_the_moment_it_was_received(alice, bob):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(game, alice, bob)
+    game = refresh(game)
+    received = game.turn_started_at + timedelta(seconds=2)
+    # Handled much later (the server was busy): alice pays the 2 s until it arrived.
+    services.play(game.pk, alice, 2, "e5", now=received)
+    after = refresh(game)
+    assert after.remaining0_ms == game.remaining0_ms - 2000
+    assert after.turn_started_at == received
