@@ -120,11 +120,21 @@ def test_time_runs_out_once_across_two_processes(scale_servers):
     first, second = players(a, "tim", "tom")
     path = a.manage("startgame", "tripen", first, second, "--time", "1+0").stdout.strip()
     game_id = int(path.strip("/").split("/")[-1])
-    # Test-only shortcut: the first player's clock has a few seconds left, enough for the
-    # three sockets to open before any of their timers rings, even on a busy machine.
-    a.shell("from django.utils import timezone; from play.models import Game;"
-            f"Game.objects.filter(pk={game_id}).update(remaining0_ms={LEFT_MS},"
-            " turn_started_at=timezone.now())")
+    # Both make their first moves (a first move not made in time aborts the game instead)
+    # until it is the first player's turn. Test-only shortcut: then their clock has a few
+    # seconds left, enough for the three sockets to open before any timer rings, even on a
+    # busy machine.
+    a.shell(
+        "from django.utils import timezone\n"
+        "from play import services\nfrom play.models import Game\n"
+        f"game = Game.objects.get(pk={game_id})\n"
+        "while not game.both_moved or game.player_to_move() != 0:\n"
+        "    state = game.state()\n"
+        "    mover = game.players()[game.player_of(state.to_move)]\n"
+        f"    services.play({game_id}, mover, state.ply, state.legal_actions()[0])\n"
+        f"    game = Game.objects.get(pk={game_id})\n"
+        f"Game.objects.filter(pk={game_id}).update(remaining0_ms={LEFT_MS},"
+        " turn_started_at=timezone.now())\n")
 
     async def scenario():
         watchers = [LiveSocket(server, path, name=f"watcher on {tag}")

@@ -62,7 +62,7 @@ class LiveSocket(MessageReader):
     """One browser tab on a game page of a running server (presence news is kept in
     .presence)."""
 
-    background = ("presence",)
+    background = ("presence", "sync")
 
     def __init__(self, server, path, session=None, name="anonymous"):
         self.server, self.path, self.session, self.name = server, path, session, name

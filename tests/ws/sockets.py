@@ -89,7 +89,7 @@ class Socket(PageSocket):
     """One browser tab on a game page: presence news may come at any time (the latest is
     kept in .presence); open() returns the snapshot's game."""
 
-    background = ("presence",)
+    background = ("presence", "sync")
 
     def __init__(self, game_id, user=None, name="", headers=None):
         super().__init__(f"/ws/game/{game_id}/", user,

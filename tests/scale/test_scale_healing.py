@@ -1,0 +1,184 @@
+"""The live path heals itself across processes on PostgreSQL and Redis (tests/scale/conftest.py
+skips these without DATABASE_URL=postgres://... and REDIS_URL=redis://...): a game's group
+lost in Redis, a server process killed, SIGTERM under load, a game whose row is held up."""
+import asyncio
+import os
+import random
+import signal
+import time
+import uuid
+
+import psycopg
+import pytest
+import redis
+
+import games
+from tests.ws.live_client import LiveSocket, log_in
+from tests.ws.messages import WAIT
+
+pytestmark = pytest.mark.scale
+
+PASSWORD = "scale-heal-pass-2291"
+KEEPALIVE = 2  # seconds: LIVE_KEEPALIVE of the test servers (tests/siteservers.py)
+
+
+def players(server, *roles):
+    suffix = uuid.uuid4().hex[:6]
+    names = [f"{role}{suffix}" for role in roles]
+    server.create_users(names, PASSWORD)
+    return names
+
+
+def start_game(server, first, second, *args):
+    path = server.manage("startgame", "hadron", first, second, *args).stdout.strip()
+    return path, int(path.strip("/").split("/")[-1])
+
+
+def test_a_game_whose_group_redis_lost_catches_up_within_one_keep_alive(scale_servers):
+    a, b = scale_servers
+    first, second, fan = players(a, "gia", "gus", "gwen")
+    path, game_id = start_game(a, first, second)
+    sessions = {name: log_in(a, name, PASSWORD) for name in (first, second, fan)}
+
+    async def scenario():
+        p0 = LiveSocket(a, path, sessions[first], "player 0 on A")
+        p1 = LiveSocket(b, path, sessions[second], "player 1 on B")
+        watcher = LiveSocket(b, path, sessions[fan], "spectator on B")
+        tabs = (p0, p1, watcher)
+        for tab in tabs:
+            await tab.open()
+        await p0.send(type="play", ply=0, action="c3")
+        for tab in tabs:
+            await tab.expect("action")
+        # Redis loses the game's group (a restart without persistence, or the membership's
+        # day running out): the next action is stored but heard by nobody, not its sender.
+        store = redis.Redis.from_url(os.environ["REDIS_URL"])
+        assert store.delete(f"{a.env['REDIS_PREFIX']}:group:game-{game_id}") == 1
+        await p1.send(type="play", ply=1, action="a1")
+        lost_at = time.monotonic()
+        # Within one keep-alive, everyone hears the game's ply and catches up.
+        for tab in tabs:
+            while True:
+                message = await tab.receive(timeout=KEEPALIVE + WAIT)
+                if message["type"] == "sync":
+                    break
+                assert message["type"] not in ("action",), (tab.name, message)
+            assert message["ply"] == 2, (tab.name, message)
+            await tab.send(type="snapshot")
+            assert (await tab.expect("snapshot"))["game"]["actions"] == ["c3", "a1"]
+        assert time.monotonic() - lost_at < 2 * KEEPALIVE + 3
+        # The memberships are back: the next action reaches everyone directly.
+        await p0.send(type="play", ply=2, action="e5")
+        for tab in tabs:
+            assert (await tab.expect("action"))["action"] == "e5", tab.name
+        for tab in tabs:
+            await tab.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_sockets_of_a_killed_process_stop_counting_and_pages_hear_it(
+        site_servers, scale_servers, scale_database_url):
+    a = scale_servers[0]
+    doomed = site_servers(scale_database_url, migrate_first=False)
+    first, second, fan = players(a, "kim", "kai", "kit")
+    path, _ = start_game(a, first, second)
+    sessions = {name: log_in(a, name, PASSWORD) for name in (first, second)}
+
+    async def scenario():
+        p0 = LiveSocket(a, path, sessions[first], "player 0 on A")
+        await p0.open()
+        p1 = LiveSocket(doomed, path, sessions[second], "player 1 on the doomed process")
+        watchers = [LiveSocket(doomed, path, name=f"watcher {i} there") for i in range(3)]
+        for tab in [p1, *watchers]:
+            await tab.open()
+        await p0.presence_becomes(players_online=[True, True], watchers=3)
+        doomed.kill()
+        killed_at = time.monotonic()
+        # Its rows stop counting after three missed heartbeats (1 s each here) and the sweeper
+        # (every 0.5 s) tells the page: seconds, not minutes.
+        await p0.presence_becomes(players_online=[True, False], watchers=0, timeout=WAIT)
+        assert time.monotonic() - killed_at < 8
+        await p0.close()
+
+    asyncio.run(scenario())
+
+
+def test_sigterm_under_load_on_postgresql_and_redis(site_servers, scale_servers, scale_database_url):
+    a = scale_servers[0]
+    leaving = site_servers(scale_database_url, migrate_first=False)
+    names = players(a, "ta", "tb", "tc", "td")
+    pairs = [(names[0], names[1]), (names[2], names[3])]
+    games_ = [start_game(a, x, y, "--option", "size=7") for x, y in pairs]
+    sessions = {name: log_in(a, name, PASSWORD) for name in names}
+    acknowledged = {game_id: [] for _, game_id in games_}
+
+    async def play(path, game_id, x, y):
+        tabs = [LiveSocket(leaving, path, sessions[x], x), LiveSocket(leaving, path, sessions[y], y)]
+        for tab in tabs:
+            await tab.open()
+        state, rng = games.get("hadron").new(size=7), random.Random(game_id)
+        try:
+            while not state.is_over:
+                action = rng.choice(state.legal_actions())
+                await tabs[state.to_move].send(type="play", ply=state.ply, action=action)
+                mover = tabs[state.to_move]
+                while True:  # the mover hears its own action: acknowledged
+                    message = await mover.receive(WAIT)
+                    if message["type"] == "action" and message["ply"] == state.ply:
+                        break
+                acknowledged[game_id].append(message["action"])
+                state = state.play(action)
+        except Exception:
+            pass
+
+    async def scenario():
+        tasks = [asyncio.create_task(play(path, game_id, x, y))
+                 for (path, game_id), (x, y) in zip(games_, pairs)]
+        while sum(map(len, acknowledged.values())) < 12:
+            await asyncio.sleep(0.05)
+        leaving.process.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        while leaving.process.poll() is None and time.monotonic() - started < 30:
+            await asyncio.sleep(0.1)
+        await asyncio.wait(tasks, timeout=WAIT)
+        return time.monotonic() - started
+
+    took = asyncio.run(scenario())
+    assert leaving.process.poll() is not None and took < 10, took
+    for _, game_id in games_:
+        out = a.shell(f"from play.models import Game; print(' '.join(Game.objects.get(pk={game_id}).action_list()))")
+        actions = out.split()
+        assert actions[:len(acknowledged[game_id])] == acknowledged[game_id]
+
+
+def test_a_game_held_up_in_the_database_does_not_hold_up_another(scale_servers, scale_database_url):
+    a = scale_servers[0]
+    names = players(a, "ha", "hb", "hc", "hd")
+    held_path, held_id = start_game(a, names[0], names[1])
+    free_path, _ = start_game(a, names[2], names[3])
+    sessions = {name: log_in(a, name, PASSWORD) for name in (names[0], names[2])}
+
+    async def scenario():
+        held = LiveSocket(a, held_path, sessions[names[0]], "player on the held game")
+        free = LiveSocket(a, free_path, sessions[names[2]], "player on the free game")
+        for tab in (held, free):
+            await tab.open()
+        # Something else holds the held game's row (another process's long transaction).
+        blocker = await psycopg.AsyncConnection.connect(scale_database_url.replace(
+            "postgres://", "postgresql://"))
+        await blocker.execute("BEGIN")
+        await blocker.execute("SELECT id FROM play_game WHERE id = %s FOR UPDATE", [held_id])
+        await held.send(type="play", ply=0, action="c3")
+        started = time.monotonic()
+        await free.send(type="play", ply=0, action="c3")
+        assert (await free.expect("action"))["action"] == "c3"
+        assert time.monotonic() - started < 2
+        await held.quiet(0.5)  # still waiting for the row
+        await blocker.execute("ROLLBACK")
+        assert (await held.expect("action"))["action"] == "c3"
+        await blocker.close()
+        for tab in (held, free):
+            await tab.close()
+
+    asyncio.run(scenario())
