@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.http import Http404
 from django.shortcuts import render
 
@@ -6,7 +7,10 @@ from rules.catalog import GUIDES
 
 
 def index(request):
-    return render(request, "rules/index.html", {"guides": GUIDES})
+    limits = {"first_move": settings.PLAY_FIRST_MOVE_SECONDS,
+              "claim_after": settings.PLAY_CLAIM_AFTER_SECONDS,
+              "idle_days": settings.PLAY_UNTIMED_IDLE_DAYS}
+    return render(request, "rules/index.html", {"guides": GUIDES, "lapses": limits})
 
 
 def game(request, game):

@@ -52,10 +52,13 @@ export function applyAction(game, message) {
   return "applied";
 }
 
-// An `end` message: resignation, time or abort.
+// Endings with no result: the game did not really take place (docs/protocol.md).
+export const NO_RESULT = ["abort", "no_start", "idle"];
+
+// An `end` message: resignation, time, abort, or nobody acting.
 export function applyEnd(game, message) {
   game.state = withStaticBoard(game, message.state);
   game.result = message.result;
   game.clocks = message.clocks;
-  game.status = message.result && message.result.reason === "abort" ? "aborted" : "finished";
+  game.status = message.result && NO_RESULT.includes(message.result.reason) ? "aborted" : "finished";
 }

@@ -4,9 +4,12 @@
 // "live" any more.
 import { formatDate } from "../clock.js";
 import { byId as $ } from "../dom.js";
-import { isLive, isMyTurn, isPlayer } from "../live-game.js";
+import { NO_RESULT, isLive, isMyTurn, isPlayer } from "../live-game.js";
 
-const REASON_TEXT = { resign: "by resignation", time: "on time", abort: "game aborted" };
+const REASON_TEXT = {
+  resign: "by resignation", time: "on time", abort: "game aborted", no_start: "no first move",
+  left: "opponent left", idle: "left untouched",
+};
 const CONNECTION_TEXT = {
   connecting: "Connecting…",
   open: "Live",
@@ -47,7 +50,7 @@ export function renderBanner(game) {
   if (banner.hidden) return;
   const result = game.result || { winner: game.state.winner, reason: "normal", text: game.state.result };
   let tone = "draw";
-  if (result.reason === "abort") tone = "aborted";
+  if (NO_RESULT.includes(result.reason)) tone = "aborted";
   else if (result.winner !== null && result.winner !== undefined) {
     if (!isPlayer(game)) tone = "decided";
     else tone = result.winner === game.you ? "won" : "lost";
