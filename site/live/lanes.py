@@ -1,16 +1,17 @@
 """Where the live path's database work runs, and what keeps one game's changes in order.
 
 * The event loop (Daphne's) parses messages and writes to sockets; it never touches the ORM.
-* Database work runs on a pool of THREADS database threads, each with its own (persistent)
-  connection, so the snapshots, presence writes and moves of different games run side by side
+* Database work runs on database threads, each with its own (persistent) connection, in two
+  pools: writers (LIVE_DB_WRITERS) and readers (LIVE_DB_READERS), so that a snapshot or a ping
+  never queues behind other games' moves, and the moves of different games run side by side
   instead of queueing behind one thread.
 * Changes to one game go through that game's lane: an asyncio lock per key, taken in arrival
   order, so within a process one game's changes run one at a time and in order, and a thread
   never waits on a row lock held by another thread of the same process. Across processes the
   row lock of the change itself (SELECT ... FOR UPDATE) orders them.
-* SQLite has one writer at a time: on SQLite, writes also take a process-wide lock, handed over
-  in order, rather than polling SQLite's busy timeout (which sleeps in steps of up to 100 ms).
-  Reads never wait for it (the database is in WAL mode).
+* SQLite has one writer at a time, so on SQLite the writers' pool has one thread by default: a
+  queue handed over in order beats threads polling SQLite's busy timeout (which sleeps in
+  steps of up to 100 ms). Readers run beside it (the database is in WAL mode).
 
 Every job runs with an outbox (live.outbox): the channel-layer events its transaction queued are
 sent from the event loop once the job has returned, still inside the lane, so one game's news
@@ -28,28 +29,34 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from live.outbox import Outbox
 
-_pool = None
-_pool_lock = threading.Lock()
-_sqlite_writer = threading.Lock()
+_pools = {}  # "read" / "write" -> ThreadPoolExecutor
+_pools_lock = threading.Lock()
 _lanes = {}  # key -> Lane, while anything holds or waits for it
 
 
-def pool():
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=settings.LIVE_DB_THREADS,
-                                       thread_name_prefix="live-db")
-        return _pool
+def pool(kind):
+    with _pools_lock:
+        found = _pools.get(kind)
+        if found is None:
+            found = _pools[kind] = ThreadPoolExecutor(
+                max_workers=threads(kind), thread_name_prefix=f"live-{kind}")
+        return found
+
+
+def threads(kind):
+    if kind == "read":
+        return settings.LIVE_DB_READERS
+    if settings.LIVE_DB_WRITERS:
+        return settings.LIVE_DB_WRITERS
+    return 1 if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else 8
 
 
 def shutdown():
     """Stop taking jobs; jobs already running finish (their transactions commit)."""
-    global _pool
-    with _pool_lock:
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
-            _pool = None
+    with _pools_lock:
+        for executor in _pools.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+        _pools.clear()
 
 
 class Lane:
@@ -65,7 +72,7 @@ async def read(fn, *args, **kwargs):
 
 
 async def write(fn, *args, **kwargs):
-    """As read(), for a write: on SQLite it waits its turn for the one writer."""
+    """As read(), for a write (on the writers' pool)."""
     return await _run(functools.partial(fn, *args, **kwargs), write=True)
 
 
@@ -93,8 +100,8 @@ def busy_lanes():
 async def _run(call, write):
     outbox = Outbox()
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(pool(), contextvars.copy_context().run,
-                                  _job, call, write, outbox)
+    future = loop.run_in_executor(pool("write" if write else "read"),
+                                  contextvars.copy_context().run, _job, call, outbox)
     try:
         # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the
         # thread finishes the transaction either way, and its news still goes out.
@@ -118,13 +125,10 @@ async def _deliver_when_done(future, outbox):
     await outbox.deliver()
 
 
-def _job(call, write, outbox):
+def _job(call, outbox):
     db = connections[DEFAULT_DB_ALIAS]
     with outbox:
         try:
-            if write and db.vendor == "sqlite":
-                with _sqlite_writer:
-                    return call()
             return call()
         finally:
             # The thread keeps its connection from job to job. As Django does at the end of a

@@ -152,8 +152,10 @@ def env_number(name, default, kind=int):
     return kind(value) if value else default
 
 
-# Database threads per process for websocket work (the embedded SQLite has one writer anyway).
-LIVE_DB_THREADS = env_number("LIVE_DB_THREADS", 8)
+# Database threads per process for websocket work: writers (default: 8, or 1 on SQLite, which
+# has one writer anyway) and readers (snapshots, lists: they never queue behind moves).
+LIVE_DB_WRITERS = env_number("LIVE_DB_WRITERS", 0)
+LIVE_DB_READERS = env_number("LIVE_DB_READERS", 4)
 # A process says it is alive (and refreshes its sockets' presence) this often; one not heard
 # of for three heartbeats is taken for dead.
 LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)

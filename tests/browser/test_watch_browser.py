@@ -50,7 +50,7 @@ class Player(WebSession):
             message = json.loads(self.socket.recv(timeout=WAIT))
             if message["type"] == kind:
                 return message
-            assert message["type"] in ("presence", "action"), message
+            assert message["type"] in ("presence", "sync", "action"), message
 
     def play(self, ply, action):
         self.socket.send(json.dumps({"type": "play", "ply": ply, "action": action}))

@@ -53,7 +53,7 @@ def test_debug_has_development_key_and_embedded_defaults():
     assert s["key"].startswith("django-insecure-")
     assert s["engine"] == "django.db.backends.sqlite3"
     assert s["name"] == str(ROOT / "db.sqlite3")
-    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert s["layer"] == "live.layers.LocalChannelLayer"
 
 
 def test_debug_is_off_by_default_and_key_comes_from_environment():
