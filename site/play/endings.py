@@ -4,16 +4,21 @@ socket's timer, a page load, any message on the game)."""
 from play import broadcast, positions
 from play.models import Game
 from play.snapshots import clocks_of, result_of
+from ratings.services import rate_game
 
 
 def finish(game, now, winner, reason, text):
-    """Stop the clocks (charging the running player up to `now`) and record the result."""
+    """Stop the clocks (charging the running player up to `now`), record the result and, for
+    a rated game, update the players' ratings: every ending comes here, inside the locked
+    transaction that ends the game, so the rating changes are stored with the end or not at
+    all (and once: rate_game is idempotent)."""
     if game.time_control.is_realtime and game.running is not None:
         game.remaining_ms = game.remaining_at(now)
     game.turn_started_at = None
     game.status = Game.ABORTED if reason == "abort" else Game.FINISHED
     game.winner, game.reason, game.result_text = winner, reason, text[:200]
     game.finished_at = now
+    rate_game(game, now)
 
 
 def save_end(game, now):

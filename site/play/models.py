@@ -60,6 +60,8 @@ class Game(models.Model):
     player1 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                 related_name="games_as_player1")
     swapped = models.BooleanField(default=False)
+    # Rated games change the players' ratings when they end (the ratings app); casual not.
+    rated = models.BooleanField(default=False)
 
     time_kind = models.CharField(max_length=16, choices=TIME_KINDS, default="untimed")
     minutes = models.PositiveSmallIntegerField(null=True, blank=True)

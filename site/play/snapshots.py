@@ -5,6 +5,7 @@ from django.utils import timezone
 from play import positions
 from play.models import Game
 from play.presence import presence_of
+from ratings.services import result_ratings
 
 
 def iso(moment):
@@ -22,7 +23,10 @@ def load(game_id):
 def result_of(game):
     if game.is_active:
         return None
-    return {"winner": game.winner, "reason": game.reason, "text": game.result_text}
+    result = {"winner": game.winner, "reason": game.reason, "text": game.result_text}
+    if game.rated:
+        result["ratings"] = result_ratings(game)
+    return result
 
 
 def clocks_of(game, now):
@@ -57,6 +61,7 @@ def snapshot(game, user=None, now=None, presence=None):
             for seat in game.seats()
         ],
         "swapped": game.swapped,
+        "rated": game.rated,
         "you": game.player_index(user),
         "time_control": game.time_control.to_dict(),
         "clocks": clocks_of(game, now),

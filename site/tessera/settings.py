@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "lobby",
     "watch",
     "archive",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -382,7 +382,7 @@ def test_snapshot_shape(alice, bob, carol):
     game = start(alice, bob, tc=TimeControl.realtime(5, 3))
     services.play(game.pk, alice, 0, "c3")
     snap = services.current(game.pk, carol)
-    assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "you",
+    assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
                          "presence", "rematch"}
     assert snap["you"] is None and snap["title"] == "Hadron"
