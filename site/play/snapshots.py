@@ -5,6 +5,7 @@ from django.utils import timezone
 from play import positions
 from play.models import Game
 from play.presence import presence_of
+from ratings.display import badge, prefetch
 from ratings.services import result_ratings
 
 
@@ -53,11 +54,13 @@ def snapshot(game, user=None, now=None, presence=None):
     now = now or timezone.now()
     state = game.state()
     presence = presence or presence_of(game, now)
+    prefetch(game.players())
     return {
         **game.identity(),
         "players": [
             {"username": seat.username, "side": seat.side,
-             "online": presence["players_online"][seat.index]}
+             "online": presence["players_online"][seat.index],
+             "rating": badge(seat.player, game.game)}
             for seat in game.seats()
         ],
         "swapped": game.swapped,

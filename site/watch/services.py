@@ -18,6 +18,7 @@ from boards import svg
 from play import positions
 from play.models import Action, Connection, Game
 from play.presence import STALE_AFTER
+from ratings.display import badge, prefetch
 
 # Rows on the page and in the socket's list: the newest games in progress.
 LIMIT = 60
@@ -61,7 +62,8 @@ def row_of(game):
         **game.identity(),
         "options_text": game.options_text,
         "time_control": game.time_control.text,
-        "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name}
+        "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name,
+                     "rating": badge(seat.player, game.game)}
                     for seat in game.seats()],
         "to_move": game.player_to_move(),
         "prompt": positions.state_dict(game, game.state())["prompt"],
@@ -81,7 +83,9 @@ def with_html(row):
 
 
 def rows(kind=None, limit=LIMIT):
-    return [row_of(game) for game in newest_first(live_games(kind))[:limit]]
+    found = list(newest_first(live_games(kind))[:limit])
+    prefetch([player for game in found for player in game.players()])
+    return [row_of(game) for game in found]
 
 
 # -- the featured game -------------------------------------------------------------------------

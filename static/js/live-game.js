@@ -52,6 +52,13 @@ export function applyAction(game, message) {
   return "applied";
 }
 
+// What a rated game's end did to player `i`'s rating ({username, before, after, change,
+// provisional}), or null (still going, casual, aborted).
+export function ratingChangeOf(game, i) {
+  const ratings = game.result && game.result.ratings;
+  return ratings && ratings[i] ? ratings[i] : null;
+}
+
 // An `end` message: resignation, time or abort.
 export function applyEnd(game, message) {
   game.state = withStaticBoard(game, message.state);

@@ -6,11 +6,12 @@
   (lobby seeks and challenges, Watch rows), so a server-rendered row and one the page script
   builds from the socket's JSON look alike (static/js/ratings.js).
 * `{{ change|rating_change }}`: +12, −8, ±0.
+* `{% profile_ratings player %}`: the ratings part of a profile page, with the charts.
 """
 from django import template
 from django.utils.html import format_html
 
-from ratings import display
+from ratings import display, profiles
 
 register = template.Library()
 
@@ -44,3 +45,8 @@ def rating_badge(badge):
 @register.filter
 def rating_change(change):
     return display.change_text(int(change))
+
+
+@register.inclusion_tag("ratings/_profile.html")
+def profile_ratings(player):
+    return {"player": player, "ratings": profiles.ratings_of(player)}
