@@ -4,6 +4,7 @@ dicts the sockets push, so both look alike)."""
 from django.db.models import Q
 from django.urls import reverse
 
+from dashboard.turns import awaiting
 from lobby.models import Challenge, Seek
 from play.models import Game
 from ratings.display import NEWCOMER, badge, ratings_of, standing
@@ -133,6 +134,8 @@ def snapshot(user, seeks=True) -> dict:
         "type": "snapshot",
         "you": user.get_username() if user.is_authenticated else None,
         "your_ratings": ratings_of(user),
+        # The games awaiting the player's move (the header's count; `turn` events follow).
+        "your_turn": [game.pk for game in awaiting(user)],
         "challenges": challenge_dicts(user),
     }
     if seeks:

@@ -21,6 +21,7 @@ from django.db import transaction
 from lobby.listing import (challenge_dict, game_started, open_seeks, pending_challenges,
                            rating_bounds, seek_dict)
 from lobby.models import Challenge, Seek
+from notifications.mail import queue_challenge_mail
 from play import broadcast
 from play.services import start_game
 from ratings.display import standing
@@ -161,6 +162,7 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side,
         challenge.save()
         announce_challenge(challenge, {"type": "challenge_added",
                                        "challenge": challenge_dict(challenge)})
+        transaction.on_commit(lambda: queue_challenge_mail(challenge.pk))
     return challenge
 
 

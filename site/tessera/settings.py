@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "watch",
     "archive",
     "ratings",
+    "notifications",
+    "dashboard",
 ]
 
 MIDDLEWARE = [

@@ -6,6 +6,7 @@ import { byId as $, el } from "./dom.js";
 import { csrfToken, postForJson } from "./http.js";
 import { ratingBadge } from "./ratings.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { turnEvent, turnsSnapshot } from "./turns.js";
 
 const config = JSON.parse($("lobby-config").textContent);
 const you = config.you;
@@ -163,6 +164,10 @@ const handlers = {
     if (message.your_ratings) yourRatings = message.your_ratings;
     seeks.replace(message.seeks || []);
     challenges.replace(message.challenges || []);
+    turnsSnapshot(message.your_turn);
+  },
+  turn(message) {
+    turnEvent(message);
   },
   seek_added(message) { seeks.add(message.seek); },
   seek_removed(message) { seeks.remove(message.id); },
