@@ -56,7 +56,7 @@ class SignupForm(UserCreationForm):
 class SettingsForm(forms.ModelForm):
     """The settings page: the account's e-mail address and the choices kept on its Profile."""
 
-    email = forms.EmailField(label="E-mail", required=False, help_text=EMAIL_HELP,
+    email = forms.EmailField(label="E-mail address", required=False, help_text=EMAIL_HELP,
                              widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
     class Meta:
@@ -66,7 +66,8 @@ class SettingsForm(forms.ModelForm):
     MAIL_FIELDS = ("email", "mail_on_move", "mail_on_challenge")
 
     def __init__(self, *args, user, **kwargs):
-        super().__init__(*args, **kwargs)
+        # Checkbox labels are sentences: no colon after them.
+        super().__init__(*args, label_suffix="", **kwargs)
         self.user = user
         self.fields["email"].initial = user.email
 

@@ -6,8 +6,10 @@ from django.utils.html import escape
 
 from ratings.display import change_text
 
-WIDTH, HEIGHT = 640, 200
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 26
+# In the viewBox's units; the chart is drawn about this wide on a profile, so the 13-unit
+# labels read at the page's small text size.
+WIDTH, HEIGHT = 460, 190
+LEFT, RIGHT, TOP, BOTTOM = 46, 10, 12, 28
 STEPS = (25, 50, 100, 200, 250, 500, 1000)
 # A dot per game (with its tooltip) while there are few enough to tell apart.
 MAX_DOTS = 80
@@ -45,7 +47,7 @@ def history_svg(title, changes, width=WIDTH, height=HEIGHT) -> str:
     while level <= top:
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" '
                      f'y1="{y(level):.1f}" y2="{y(level):.1f}"/>'
-                     f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4:.1f}" '
+                     f'<text class="axis" x="{LEFT - 6}" y="{y(level) + 4.5:.1f}" '
                      f'text-anchor="end">{int(level)}</text>')
         level += step
     points = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
