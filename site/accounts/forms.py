@@ -3,8 +3,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator, MinLengthValidator
 
+from accounts.models import Profile
+
 USERNAME_MIN = 3
 USERNAME_MAX = 20
+EMAIL_HELP = ("Only to reset a forgotten password, and for the mails you choose in your "
+              "settings. Never shown to anyone.")
 USERNAME_HELP = (
     f"{USERNAME_MIN} to {USERNAME_MAX} characters: letters, digits and @ . + - _ only."
 )
@@ -16,7 +20,7 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
-        fields = ("username",)
+        fields = ("username", "email")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -31,6 +35,11 @@ class SignupForm(UserCreationForm):
             MinLengthValidator(USERNAME_MIN, message=length_message),
             MaxLengthValidator(USERNAME_MAX, message=length_message),
         ]
+        email = self.fields["email"]
+        email.required = False
+        email.label = "E-mail (optional)"
+        email.help_text = EMAIL_HELP
+        email.widget.attrs.update({"autocomplete": "email"})
 
     def clean_username(self):
         username = self.cleaned_data["username"]
@@ -42,3 +51,42 @@ class SignupForm(UserCreationForm):
                 params={"name": taken.username},
             )
         return username
+
+
+class SettingsForm(forms.ModelForm):
+    """The settings page: the account's e-mail address and the choices kept on its Profile."""
+
+    email = forms.EmailField(label="E-mail address", required=False, help_text=EMAIL_HELP,
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+    class Meta:
+        model = Profile
+        fields = ("mail_on_move", "mail_on_challenge", *Profile.BOARD_PREFS)
+
+    MAIL_FIELDS = ("email", "mail_on_move", "mail_on_challenge")
+
+    def __init__(self, *args, user, **kwargs):
+        # Checkbox labels are sentences: no colon after them.
+        super().__init__(*args, label_suffix="", **kwargs)
+        self.user = user
+        self.fields["email"].initial = user.email
+
+    def clean(self):
+        cleaned = super().clean()
+        wants_mail = cleaned.get("mail_on_move") or cleaned.get("mail_on_challenge")
+        if wants_mail and not cleaned.get("email") and not self.has_error("email"):
+            self.add_error("email", "Give an e-mail address to receive mails.")
+        return cleaned
+
+    def mail_fields(self):
+        return [self[name] for name in self.MAIL_FIELDS]
+
+    def board_fields(self):
+        return [self[name] for name in Profile.BOARD_PREFS]
+
+    def save(self, commit=True):
+        profile = super().save(commit=commit)
+        self.user.email = self.cleaned_data["email"]
+        if commit:
+            self.user.save(update_fields=["email"])
+        return profile

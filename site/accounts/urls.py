@@ -9,6 +9,14 @@ urlpatterns = [
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/settings/", views.SettingsView.as_view(), name="settings"),
+    path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/sent/", views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/password/reset/done/", views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
     # Public profiles read like a player's address on the site, outside /accounts/.
     path("u/<str:username>/", views.profile, name="profile"),
 ]

@@ -1,11 +1,13 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.views.generic import FormView
 
-from accounts.forms import SignupForm
+from accounts.forms import SettingsForm, SignupForm
+from accounts.models import profile_of
 
 
 class FormErrorMessageMixin:
@@ -70,6 +72,47 @@ class PasswordChangeView(FormErrorMessageMixin, auth_views.PasswordChangeView):
     def form_valid(self, form):
         messages.success(self.request, "Your password has been changed.")
         return super().form_valid(form)
+
+
+class SettingsView(LoginRequiredMixin, FormErrorMessageMixin, FormView):
+    """/accounts/settings/: e-mail, opt-in mails and board choices, kept per account."""
+
+    template_name = "accounts/settings.html"
+    form_class = SettingsForm
+    success_url = reverse_lazy("accounts:settings")
+    error_message = "Your settings were not saved: please correct the errors below."
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "instance": profile_of(self.request.user),
+                "user": self.request.user}
+
+    def form_valid(self, form):
+        form.save()
+        messages.success(self.request, "Your settings are saved.")
+        return super().form_valid(form)
+
+
+# Forgotten passwords: Django's own views and tokens, in the site's layout.
+
+class PasswordResetView(FormErrorMessageMixin, auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    email_template_name = "accounts/mail/password_reset.txt"
+    subject_template_name = "accounts/mail/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(FormErrorMessageMixin, auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+    error_message = "Your password was not changed: please correct the errors below."
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
 
 
 def profile(request, username):

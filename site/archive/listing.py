@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from play.labels import reason_text
+from ratings.display import badge
 
 
 @dataclass
@@ -12,6 +13,8 @@ class Seat:
     side: int
     side_name: str
     won: bool
+    rating: dict  # a badge: after the game if it was rated, else as it stands now
+    change: int | None = None  # what the game did to the rating (rated games)
 
 
 @dataclass
@@ -27,8 +30,17 @@ class Row:
 
 
 def seats(game):
-    return [Seat(seat.username, seat.side, seat.side_name, game.winner == seat.index)
-            for seat in game.seats()]
+    """The players, with their ratings: a rated game's rows (prefetched as rating_changes)
+    say what it did to them."""
+    changes = {change.player_index: change for change in game.rating_changes.all()}
+    shown = []
+    for seat in game.seats():
+        change = changes.get(seat.index)
+        rating = ({"rating": change.after, "provisional": change.provisional} if change
+                  else badge(seat.player, game.game))
+        shown.append(Seat(seat.username, seat.side, seat.side_name, game.winner == seat.index,
+                          rating, change.change if change else None))
+    return shown
 
 
 def row(game):

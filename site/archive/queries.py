@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from archive.forms import VARIANT_GAME
 from play.models import Game
+from ratings.display import prefetch
 
 PER_PAGE = 25
 NEWEST_FIRST = ("-finished_at", "-id")
@@ -75,6 +76,9 @@ def page_of(filters, number, per_page=PER_PAGE):
     ids = matching(filters).values_list("id", flat=True)
     page = Paginator(ids, per_page).get_page(number)
     wanted = list(page.object_list)
-    rows = Game.objects.with_players().in_bulk(wanted)
+    # Ratings beside the names: the rated games' changes and the players' ratings, one query
+    # each for the whole page.
+    rows = Game.objects.with_players().prefetch_related("rating_changes").in_bulk(wanted)
+    prefetch([player for game in rows.values() for player in game.players()])
     page.object_list = [rows[pk] for pk in wanted if pk in rows]
     return page

@@ -11,7 +11,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 import games
-from lobby.models import Side
+from lobby.models import RATING_RANGES, Side
 from play.clock import TimeControl
 from play.labels import game_titles, options_text
 
@@ -24,6 +24,8 @@ OPPONENT_ATTRS = {"placeholder": "username", "autocomplete": "off", "spellcheck"
                   "autocapitalize": "none"}
 DEFAULT_GAME = "hadron"  # the quickest to learn and to play
 OPTION_LABELS = {"size": "Board size", "board": "Board"}
+MODES = [("rated", "Rated"), ("casual", "Casual")]
+RANGE_CHOICES = [("", "Any rating")] + [(str(points), text) for points, text in RATING_RANGES]
 
 
 def option_field_name(game: str, option: str) -> str:
@@ -51,6 +53,13 @@ class ProposalForm(forms.Form):
     days = forms.IntegerField(label="Days per move", required=False, initial=3,
                               min_value=1, max_value=14)
     side = forms.ChoiceField(label="Your side", choices=Side.choices, initial=Side.RANDOM)
+    # Rated unless the player says casual (a post without the field is rated too).
+    rated = forms.TypedChoiceField(label="Rated or casual", choices=MODES, initial="rated",
+                                   coerce=lambda mode: mode == "rated", empty_value=True,
+                                   required=False, widget=forms.RadioSelect)
+    rating_range = forms.TypedChoiceField(
+        label="Opponent's rating", choices=RANGE_CHOICES, coerce=int, empty_value=None,
+        required=False, help_text="Around yours, for this game. Open seeks only.")
     # Shown beside the challenge button of the same page; an open seek has no opponent.
     opponent = forms.CharField(label="Or challenge a player", max_length=150, required=False,
                                widget=forms.TextInput(attrs=OPPONENT_ATTRS))
@@ -143,12 +152,19 @@ class ProposalForm(forms.Form):
         """The validated offer, as services.create_seek / create_challenge take it."""
         data = self.cleaned_data
         return {"game": data["game"], "options": data["options"],
-                "time_control": data["time_control"], "side": data["side"]}
+                "time_control": data["time_control"], "side": data["side"],
+                "rated": data["rated"]}
+
+    def seek(self) -> dict:
+        """The validated open seek, as services.create_seek takes it."""
+        return {**self.proposal(), "rating_range": self.cleaned_data["rating_range"]}
 
     def summary(self) -> str:
         data = self.cleaned_data
         title = games.get(data["game"]).title
-        return f"{title}, {options_text(data['game'], data['options'])}, {data['time_control'].text}"
+        mode = "rated" if data["rated"] else "casual"
+        return (f"{title}, {options_text(data['game'], data['options'])}, "
+                f"{data['time_control'].text}, {mode}")
 
 
 class ChallengeForm(ProposalForm):

@@ -4,12 +4,16 @@ dicts the sockets push, so both look alike)."""
 from django.db.models import Q
 from django.urls import reverse
 
+from dashboard.turns import awaiting
 from lobby.models import Challenge, Seek
 from play.models import Game
+from ratings.display import NEWCOMER, badge, ratings_of, standing
 
 
 def open_seeks():
-    return Seek.objects.filter(status=Seek.Status.OPEN).select_related("owner")
+    # Every owner's ratings in one query, for the ratings beside their names.
+    return (Seek.objects.filter(status=Seek.Status.OPEN).select_related("owner")
+            .prefetch_related("owner__ratings"))
 
 
 def pending_challenges(user):
@@ -18,7 +22,8 @@ def pending_challenges(user):
         return Challenge.objects.none()
     return (Challenge.objects.filter(status=Challenge.Status.PENDING)
             .filter(Q(challenger=user) | Q(challenged=user))
-            .select_related("challenger", "challenged"))
+            .select_related("challenger", "challenged")
+            .prefetch_related("challenger__ratings", "challenged__ratings"))
 
 
 def games_in_progress(user, limit=20) -> list[dict]:
@@ -26,14 +31,21 @@ def games_in_progress(user, limit=20) -> list[dict]:
     without JavaScript) is one click away."""
     if not user.is_authenticated:
         return []
-    found = Game.objects.of_player(user).active().with_players().order_by("-updated_at")[:limit]
-    return [{
-        "url": game.get_absolute_url(),
-        "title": game.title,
-        "options_text": game.options_text,
-        "opponent": (game.player1 if game.player0_id == user.pk else game.player0).get_username(),
-        "time_control": game.time_control.text,
-    } for game in found]
+    found = (Game.objects.of_player(user).active().with_players()
+             .prefetch_related("player0__ratings", "player1__ratings").order_by("-updated_at")[:limit])
+    shown = []
+    for game in found:
+        opponent = game.player1 if game.player0_id == user.pk else game.player0
+        shown.append({
+            "url": game.get_absolute_url(),
+            "title": game.title,
+            "options_text": game.options_text,
+            "opponent": opponent.get_username(),
+            "opponent_rating": badge(opponent, game.game),
+            "time_control": game.time_control.text,
+            "rated": game.rated,
+        })
+    return shown
 
 
 def proposal_dict(proposal) -> dict:
@@ -47,14 +59,30 @@ def proposal_dict(proposal) -> dict:
         "realtime": proposal.time_control.is_realtime,
         "side": proposal.side,
         "side_text": proposal.side_text(),
+        "rated": proposal.rated,
+        "mode_text": proposal.mode_text,
         "created_at": proposal.created_at.isoformat(),
     }
 
 
+def rating_bounds(seek: Seek) -> tuple[int, int] | None:
+    """The ratings a seek's accepter may have (the owner's as it stands now, ± the range),
+    or None: anyone."""
+    if seek.rating_range is None:
+        return None
+    centre = standing(seek.owner, seek.game).rating
+    return centre - seek.rating_range, centre + seek.rating_range
+
+
 def seek_dict(seek: Seek) -> dict:
+    bounds = rating_bounds(seek)
     return {
         **proposal_dict(seek),
         "owner": seek.owner.get_username(),
+        "owner_rating": badge(seek.owner, seek.game),
+        "rating_range": seek.rating_range,
+        "rating_min": bounds[0] if bounds else None,
+        "rating_max": bounds[1] if bounds else None,
         "accept_url": reverse("lobby:seek_accept", args=[seek.pk]),
         "cancel_url": reverse("lobby:seek_cancel", args=[seek.pk]),
     }
@@ -65,6 +93,8 @@ def challenge_dict(challenge: Challenge) -> dict:
         **proposal_dict(challenge),
         "from": challenge.challenger.get_username(),
         "to": challenge.challenged.get_username(),
+        "from_rating": badge(challenge.challenger, challenge.game),
+        "to_rating": badge(challenge.challenged, challenge.game),
         "accept_url": reverse("lobby:challenge_accept", args=[challenge.pk]),
         "decline_url": reverse("lobby:challenge_decline", args=[challenge.pk]),
         "withdraw_url": reverse("lobby:challenge_withdraw", args=[challenge.pk]),
@@ -73,6 +103,24 @@ def challenge_dict(challenge: Challenge) -> dict:
 
 def seek_dicts() -> list[dict]:
     return [seek_dict(seek) for seek in open_seeks()]
+
+
+def out_of_range(seek: dict, ratings: dict) -> bool:
+    """Does the seek's rating range leave out a viewer with these ratings ({game: rating};
+    a game without one counts as the starting rating)? The lobby script asks the same."""
+    if seek["rating_min"] is None:
+        return False
+    mine = ratings.get(seek["game"], NEWCOMER.rating)
+    return not seek["rating_min"] <= mine <= seek["rating_max"]
+
+
+def for_viewer(seeks: list[dict], user) -> list[dict]:
+    """The seeks as one viewer sees them: `out_of_range` marks those they cannot accept."""
+    if not user.is_authenticated:
+        return seeks
+    ratings = ratings_of(user)
+    return [{**seek, "out_of_range": seek["owner"] != user.get_username()
+             and out_of_range(seek, ratings)} for seek in seeks]
 
 
 def challenge_dicts(user) -> list[dict]:
@@ -85,6 +133,9 @@ def snapshot(user, seeks=True) -> dict:
     shown = {
         "type": "snapshot",
         "you": user.get_username() if user.is_authenticated else None,
+        "your_ratings": ratings_of(user),
+        # The games awaiting the player's move (the header's count; `turn` events follow).
+        "your_turn": [game.pk for game in awaiting(user)],
         "challenges": challenge_dicts(user),
     }
     if seeks:

@@ -16,6 +16,9 @@ from play.clock import TimeControl
 from play.labels import options_text
 
 
+RATING_RANGES = [(200, "±200"), (500, "±500")]
+
+
 class Side(models.TextChoices):
     """The side the proposer (seeker or challenger) takes."""
 
@@ -42,6 +45,9 @@ class Proposal(models.Model):
     tc_increment = models.PositiveSmallIntegerField(null=True, blank=True)
     tc_days = models.PositiveSmallIntegerField(null=True, blank=True)
     side = models.CharField(max_length=8, choices=Side.choices, default=Side.RANDOM)
+    # Rated games change both players' ratings when they end; rated is the default between
+    # people.
+    rated = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     started_game = models.ForeignKey(
@@ -79,6 +85,10 @@ class Proposal(models.Model):
     def options_text(self) -> str:
         return options_text(self.game, self.options)
 
+    @property
+    def mode_text(self) -> str:
+        return "rated" if self.rated else "casual"
+
     def side_text(self) -> str:
         name = self.proposer.get_username()
         if self.side == Side.FIRST:
@@ -108,6 +118,10 @@ class Seek(Proposal):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Who may accept: a rating within this many points of the owner's, for the seek's game
+    # (both as they stand when someone accepts); null: anyone.
+    rating_range = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                    choices=RATING_RANGES)
     accepted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="accepted_seeks",

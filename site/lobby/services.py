@@ -18,11 +18,14 @@ lobby.presence.
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from lobby.listing import challenge_dict, game_started, open_seeks, pending_challenges, seek_dict
+from lobby.listing import (challenge_dict, game_started, open_seeks, pending_challenges,
+                           rating_bounds, seek_dict)
 from lobby.models import Challenge, Seek
 from live import outbox
 from live.sockets import event
+from notifications.mail import queue_challenge_mail
 from play.services import start_game
+from ratings.display import standing
 
 LOBBY_GROUP = "lobby"
 MAX_OPEN_SEEKS = 5
@@ -59,13 +62,15 @@ def lock_proposer(user):
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
 
 
-def create_seek(owner, *, game, options, time_control, side) -> Seek:
+def create_seek(owner, *, game, options, time_control, side, rated=True,
+                rating_range=None) -> Seek:
     with transaction.atomic():
         lock_proposer(owner)
         if open_seeks().filter(owner=owner).count() >= MAX_OPEN_SEEKS:
             raise LobbyError(f"You already have {MAX_OPEN_SEEKS} open seeks: cancel one first.",
                              409)
-        seek = Seek(owner=owner, game=game, options=options, side=side)
+        seek = Seek(owner=owner, game=game, options=options, side=side, rated=rated,
+                    rating_range=rating_range)
         seek.time_control = time_control
         seek.save()
         announce(LOBBY_GROUP, {"type": "seek_added", "seek": seek_dict(seek)})
@@ -85,7 +90,11 @@ def cancel_seek(user, seek_id: int) -> Seek:
 
 def accept_seek(user, seek_id: int):
     """Start the game between the seek's owner and `user`; the owner's lobby sockets are
-    told to go to it. Returns the play Game."""
+    told to go to it. Returns the play Game. A player outside the seek's rating range is
+    refused (the page greys the seek for them already)."""
+    # Before the transaction: on SQLite a read ahead of the accepting UPDATE would turn a
+    # race between accepters into "database is locked" instead of a clean refusal.
+    check_rating_range(user, seek_id)
     with transaction.atomic():
         taken = (Seek.objects.filter(pk=seek_id, status=Seek.Status.OPEN).exclude(owner=user)
                  .close(Seek.Status.TAKEN, accepted_by=user))
@@ -94,13 +103,27 @@ def accept_seek(user, seek_id: int):
             raise refusal(seek, user, "accept")
         game = start_game(
             game=seek.game, options=seek.options, players=seek.players(user),
-            time_control=seek.time_control,
+            time_control=seek.time_control, rated=seek.rated,
         )
         Seek.objects.filter(pk=seek.pk).update(started_game=game)
         announce(LOBBY_GROUP, {"type": "seek_removed", "id": seek.pk, "reason": "taken"})
         announce(user_group(seek.owner_id),
                  game_started(game, f"{user.get_username()} accepted your seek"))
     return game
+
+
+def check_rating_range(user, seek_id: int) -> None:
+    """Refuse a player whose rating for the seek's game is outside its range (as both ratings
+    stand now). A seek that is gone or not open is left to the accepting UPDATE to explain."""
+    seek = (Seek.objects.select_related("owner")
+            .filter(pk=seek_id, status=Seek.Status.OPEN, rating_range__isnull=False).first())
+    if seek is None or seek.owner_id == user.pk:
+        return
+    low, high = rating_bounds(seek)
+    mine = standing(user, seek.game).rating
+    if not low <= mine <= high:
+        raise LobbyError(f"This seek is for players rated {low}–{high} at {seek.game_title}; "
+                         f"yours is {mine}.", 403)
 
 
 def refusal(seek: Seek | None, user, doing: str) -> LobbyError:
@@ -122,7 +145,8 @@ def refusal(seek: Seek | None, user, doing: str) -> LobbyError:
 # -- challenges --------------------------------------------------------------------------------
 
 
-def create_challenge(challenger, *, opponent, game, options, time_control, side) -> Challenge:
+def create_challenge(challenger, *, opponent, game, options, time_control, side,
+                     rated=True) -> Challenge:
     if opponent.pk == challenger.pk:
         raise LobbyError("You cannot challenge yourself.")
     with transaction.atomic():
@@ -135,11 +159,12 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side)
             raise LobbyError(f"You already have {MAX_PENDING_CHALLENGES} challenges waiting: "
                              "withdraw one first.", 409)
         challenge = Challenge(challenger=challenger, challenged=opponent, game=game,
-                              options=options, side=side)
+                              options=options, side=side, rated=rated)
         challenge.time_control = time_control
         challenge.save()
         announce_challenge(challenge, {"type": "challenge_added",
                                        "challenge": challenge_dict(challenge)})
+        transaction.on_commit(lambda: queue_challenge_mail(challenge.pk))
     return challenge
 
 
@@ -149,7 +174,7 @@ def accept_challenge(user, challenge_id: int):
         game = start_game(
             game=challenge.game, options=challenge.options,
             players=challenge.players(challenge.challenged),
-            time_control=challenge.time_control,
+            time_control=challenge.time_control, rated=challenge.rated,
         )
         Challenge.objects.filter(pk=challenge.pk).update(started_game=game)
         announce_challenge(challenge, {"type": "challenge_removed", "id": challenge.pk,

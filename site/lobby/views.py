@@ -15,6 +15,7 @@ import games
 from lobby import listing, presence, services
 from boards.diagrams import board_options
 from lobby.forms import ChallengeForm, ProposalForm, option_field_name
+from ratings.display import ratings_of
 
 LOGIN_MESSAGE = "Log in to create a seek, accept one or challenge a player."
 
@@ -101,7 +102,7 @@ def render_play(request, form, status=200):
     }
     context = {
         "form": form,
-        "seeks": listing.seek_dicts(),
+        "seeks": listing.for_viewer(listing.seek_dicts(), request.user),
         "challenges": listing.challenge_dicts(request.user),
         "games_in_progress": listing.games_in_progress(request.user),
         "lobby_config": {
@@ -121,6 +122,8 @@ def lobby_config(request) -> dict:
     return {
         "socket": "/ws/lobby/",
         "you": request.user.get_username() if request.user.is_authenticated else None,
+        # For greying the seeks whose rating range leaves the viewer out.
+        "your_ratings": ratings_of(request.user),
         "login_url": login_url(),
     }
 
@@ -141,7 +144,7 @@ def seek_create(request):
     form = ProposalForm(request.POST)
     if not form.is_valid():
         return invalid(request, form, "Your seek was not created: please correct the errors below.")
-    seek = services.create_seek(request.user, **form.proposal())
+    seek = services.create_seek(request.user, **form.seek())
     return done(request, f"Your seek is open: {form.summary()}. Waiting for an opponent.",
                 seek=listing.seek_dict(seek))
 

@@ -1,5 +1,5 @@
-"""Telling everyone: the game's own group (its players' and spectators' sockets) and the "games"
-group (every Watch socket, in every process).
+"""Telling everyone: the game's own group (its players' and spectators' sockets), the "games"
+group (every Watch socket, in every process) and the other apps (play.signals).
 
 Everything about a change is queued only once its transaction has committed, so nobody hears of
 a move the database does not have, and it leaves from the event loop (live.outbox), encoded
@@ -9,6 +9,7 @@ from django.db import transaction
 
 from live import outbox
 from live.sockets import event
+from play import signals
 
 # Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
 # "event": "started" | "action" | "ended"} (the Watch sockets follow it).
@@ -34,6 +35,12 @@ def now_to_game(game_id, message):
 
 
 def announce(game, what):
-    """Tell the "games" group that `game` started, had an action or ended, after the commit."""
+    """Tell the "games" group, and the other apps (play.signals.game_changed), that `game`
+    started, had an action or ended, after the commit."""
     news = {"type": "games.changed", "game_id": game.pk, "event": what}
-    transaction.on_commit(lambda: outbox.send(GAMES_GROUP, news))
+
+    def tell():
+        outbox.send(GAMES_GROUP, news)
+        signals.game_changed.send(sender=type(game), game=game, event=what)
+
+    transaction.on_commit(tell)

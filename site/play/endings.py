@@ -5,6 +5,7 @@ transaction (which holds the game's row lock), so an ending happens exactly once
 from play import broadcast, lapses, positions
 from play.models import Game
 from play.snapshots import clocks_of, result_of
+from ratings.services import rate_game
 
 # Endings with no result: the game did not really take place.
 NO_RESULT = {"abort", "no_start", "idle"}
@@ -20,11 +21,13 @@ def end_game(game, now, winner, reason, text, *, by_action=False):
     game.status = Game.ABORTED if reason in NO_RESULT else Game.FINISHED
     game.winner, game.reason, game.result_text = winner, reason, text[:200]
     game.finished_at = now
+    # Ratings change in the same transaction as the end, exactly once (ratings.services).
+    rate_game(game, now)
     game.save()
     if not by_action:
         broadcast.to_game(game, {"type": "end", "result": result_of(game),
-                                    "clocks": clocks_of(game, now),
-                                    "state": positions.live_dict(game, game.state())})
+                                 "clocks": clocks_of(game, now),
+                                 "state": positions.live_dict(game, game.state())})
     broadcast.announce(game, "ended")
 
 

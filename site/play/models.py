@@ -31,8 +31,8 @@ class GameQuerySet(models.QuerySet):
     def locked(self):
         """For a change: each row read stays locked until the transaction ends (SELECT ... FOR
         UPDATE on PostgreSQL; on SQLite, IMMEDIATE transactions take the database's one write
-        lock). The players are not joined: a move needs their ids only."""
-        return self.select_for_update()
+        lock). With the players (result texts, the players' `turn` news)."""
+        return self.select_for_update(of=("self",)).with_players()
 
 
 class Seat(NamedTuple):
@@ -63,6 +63,8 @@ class Game(models.Model):
     player1 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                 related_name="games_as_player1")
     swapped = models.BooleanField(default=False)
+    # Rated games change the players' ratings when they end (the ratings app); casual not.
+    rated = models.BooleanField(default=False)
 
     time_kind = models.CharField(max_length=16, choices=TIME_KINDS, default="untimed")
     minutes = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -29,7 +29,8 @@ def _offer(game, me, now):
         return [{"type": "rematch", "offered_by": me}]  # already standing: just a reminder
     follow_up = start_game(game=game.game, options=game.options,
                            players=(game.player1, game.player0),
-                           time_control=game.time_control, rematch_of=game)
+                           time_control=game.time_control, rematch_of=game,
+                           rated=game.rated)
     game.rematch_offer = None
     game.save(update_fields=["rematch_offer", "updated_at"])
     broadcast.to_game(game, started(follow_up))

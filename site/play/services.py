@@ -45,9 +45,9 @@ class PlayError(Refusal):
 
 # -- starting ----------------------------------------------------------------------------------
 
-def start_game(*, game, options, players, time_control, rematch_of=None):
-    """A new active game; players[0] moves first (side 0). ValueError for bad options, time
-    control or players."""
+def start_game(*, game, options, players, time_control, rematch_of=None, rated=False):
+    """A new active game; players[0] moves first (side 0); `rated`: its result changes the
+    players' ratings. ValueError for bad options, time control or players."""
     engine = games.get(game)
     if not isinstance(options, dict):
         raise ValueError("options are a mapping of option name to value")
@@ -62,7 +62,7 @@ def start_game(*, game, options, players, time_control, rematch_of=None):
             time_kind=time_control.kind, minutes=time_control.minutes,
             increment=time_control.increment, days=time_control.days,
             remaining0_ms=time_control.start_ms, remaining1_ms=time_control.start_ms,
-            rematch_of=rematch_of,
+            rematch_of=rematch_of, rated=rated,
         )
         # Nobody is on the game page yet.
         record.absent0_since = record.absent1_since = record.created_at

@@ -6,6 +6,8 @@ from play import positions
 from play.lapses import lapses_at
 from play.models import Game
 from play.presence import presence_of
+from ratings.display import badge, prefetch
+from ratings.services import result_ratings
 
 
 def iso(moment):
@@ -29,7 +31,10 @@ def load(game_id):
 def result_of(game):
     if game.is_active:
         return None
-    return {"winner": game.winner, "reason": game.reason, "text": game.result_text}
+    result = {"winner": game.winner, "reason": game.reason, "text": game.result_text}
+    if game.rated:
+        result["ratings"] = result_ratings(game)
+    return result
 
 
 def clocks_of(game, now):
@@ -57,14 +62,17 @@ def snapshot(game, user=None, now=None, presence=None):
     now = now or timezone.now()
     state = game.state()
     presence = presence or presence_of(game, now)
+    prefetch(game.players())
     return {
         **game.identity(),
         "players": [
             {"username": seat.username, "side": seat.side,
-             "online": presence["players_online"][seat.index]}
+             "online": presence["players_online"][seat.index],
+             "rating": badge(seat.player, game.game)}
             for seat in game.seats()
         ],
         "swapped": game.swapped,
+        "rated": game.rated,
         "you": game.player_index(user),
         "time_control": game.time_control.to_dict(),
         "clocks": clocks_of(game, now),

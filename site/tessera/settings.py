@@ -11,11 +11,17 @@ Everything that differs between one laptop and a deployment comes from the envir
 * REDIS_PREFIX    prefix of the channel layer's Redis keys (default "asgi"): sites, or test
                   servers, with separate databases that share one Redis need different ones
 * STATIC_ROOT     where `collectstatic` puts files; optional (whitenoise serves from static/)
+* EMAIL_URL       e.g. smtp://user:password@smtp.example:587/?tls=True, or console: / memory: / file:;
+                  or EMAIL_HOST (+ EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+                  EMAIL_USE_TLS, EMAIL_USE_SSL) for SMTP; neither: mail is printed (console)
+* DEFAULT_FROM_EMAIL  the sender of the site's mail
+* SITE_URL        the site's address in mail sent without a request (opponent moved, ...)
 """
 import os
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from django.core.exceptions import ImproperlyConfigured
 
 # Repository root: site/tessera/settings.py -> parents[2].
@@ -69,6 +75,9 @@ INSTALLED_APPS = [
     "lobby",
     "watch",
     "archive",
+    "ratings",
+    "notifications",
+    "dashboard",
 ]
 
 MIDDLEWARE = [
@@ -96,6 +105,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.account_prefs",
             ],
         },
     },
@@ -207,6 +217,30 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Mail (password resets, opt-in notices): printed to the console unless configured.
+if os.environ.get("EMAIL_URL"):
+    _email = dj_email_url.parse(os.environ["EMAIL_URL"])
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    EMAIL_HOST, EMAIL_PORT = _email["EMAIL_HOST"] or "localhost", _email["EMAIL_PORT"] or 25
+    EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+    EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+    EMAIL_USE_TLS, EMAIL_USE_SSL = _email["EMAIL_USE_TLS"], _email["EMAIL_USE_SSL"]
+    EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"] or None
+elif os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT") or 25)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS")
+    EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL")
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# A mail server must not hold a sweeper or a request for minutes.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or 20)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Tessera <tessera@localhost>"
+SITE_URL = (os.environ.get("SITE_URL") or "http://127.0.0.1:8000").rstrip("/")
 
 LOGGING = {
     "version": 1,

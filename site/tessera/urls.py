@@ -11,5 +11,6 @@ urlpatterns = [
     path("play/", include("lobby.urls")),
     path("watch/", include("watch.urls")),
     path("", include("archive.urls")),
+    path("leaderboard/", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -22,7 +22,8 @@ Server -> client (JSON):
 | `error` | `code`, `message` | a message the socket does not take |
 
 A row (watch.services.row_of): `id`, `url`, `game`, `title`, `options`, `options_text`,
-`time_control`, `players` [{`username`, `side`, `side_name`}], `to_move` (player index or
+`time_control`, `players` [{`username`, `side`, `side_name`, `rating` (badge: `rating`,
+`provisional`)}], `to_move` (player index or
 null), `prompt`, `ply`, `started`, `updated`, `thumbnail` (the position as SVG, drawn by the
 server), and in `list`/`row` messages `html` (the list item as the page renders it, its
 thumbnail link left empty for `thumbnail`). `total`: how many games of the filter are in

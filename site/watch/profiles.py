@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 
 from play.labels import reason_text
 from play.models import Game
+from ratings.display import badge, prefetch
 
 PER_PAGE = 20
 
@@ -17,6 +18,8 @@ class Entry:
     result: str  # "won" | "lost" | "draw" | "aborted" | "" (in progress)
     reason: str  # how it ended, in words
     to_move: object = None  # in progress: the player to move (a User) or None
+    opponent_rating: dict | None = None  # a badge, as the opponent's rating stands now
+    change: int | None = None  # a rated game that ended: what it did to the player's rating
 
     @property
     def options_text(self):
@@ -28,7 +31,7 @@ class Entry:
 
 
 def games_of(player):
-    return Game.objects.of_player(player).with_players()
+    return Game.objects.of_player(player).with_players().prefetch_related("rating_changes")
 
 
 def result_for(game, me):
@@ -50,16 +53,20 @@ def reason_of(game):
 def entry(game, player):
     me = game.player_index(player)
     opponent = game.players()[1 - me]
-    common = {"game": game, "opponent": opponent}
+    common = {"game": game, "opponent": opponent,
+              "opponent_rating": badge(opponent, game.game)}
     if game.is_active:
         mover = game.player_to_move()
         to_move = None if mover is None else game.players()[mover]
         return Entry(**common, result="", reason="", to_move=to_move)
-    return Entry(**common, result=result_for(game, me), reason=reason_of(game))
+    mine = next((c for c in game.rating_changes.all() if c.player_index == me), None)
+    return Entry(**common, result=result_for(game, me), reason=reason_of(game),
+                 change=mine.change if mine else None)
 
 
 def in_progress(player):
-    found = games_of(player).active().order_by("-updated_at", "-pk")
+    found = list(games_of(player).active().order_by("-updated_at", "-pk"))
+    prefetch([game.players()[1 - game.player_index(player)] for game in found])
     return [entry(game, player) for game in found]
 
 
@@ -67,5 +74,7 @@ def finished_page(player, number):
     """One page of the player's ended games (finished or aborted), newest first."""
     found = games_of(player).exclude(status=Game.ACTIVE).order_by("-finished_at", "-pk")
     page = Paginator(found, PER_PAGE).get_page(number)
-    page.object_list = [entry(game, player) for game in page.object_list]
+    games = list(page.object_list)
+    prefetch([game.players()[1 - game.player_index(player)] for game in games])
+    page.object_list = [entry(game, player) for game in games]
     return page

@@ -17,6 +17,7 @@ from django.utils import timezone
 from boards import svg
 from play import positions, presence
 from play.models import Action, Game
+from ratings.display import badge, prefetch
 
 # Rows on the page and in the socket's list: the newest games in progress.
 LIMIT = 60
@@ -60,7 +61,8 @@ def row_of(game):
         **game.identity(),
         "options_text": game.options_text,
         "time_control": game.time_control.text,
-        "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name}
+        "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name,
+                     "rating": badge(seat.player, game.game)}
                     for seat in game.seats()],
         "to_move": game.player_to_move(),
         "prompt": positions.state_dict(game, game.state())["prompt"],
@@ -80,7 +82,9 @@ def with_html(row):
 
 
 def rows(kind=None, limit=LIMIT):
-    return [row_of(game) for game in newest_first(live_games(kind))[:limit]]
+    found = list(newest_first(live_games(kind))[:limit])
+    prefetch([player for game in found for player in game.players()])
+    return [row_of(game) for game in found]
 
 
 # -- the featured game -------------------------------------------------------------------------

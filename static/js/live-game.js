@@ -52,6 +52,13 @@ export function applyAction(game, message) {
   return "applied";
 }
 
+// What a rated game's end did to player `i`'s rating ({username, before, after, change,
+// provisional}), or null (still going, casual, aborted).
+export function ratingChangeOf(game, i) {
+  const ratings = game.result && game.result.ratings;
+  return ratings && ratings[i] ? ratings[i] : null;
+}
+
 // Endings with no result: the game did not really take place (docs/protocol.md).
 export const NO_RESULT = ["abort", "no_start", "idle"];
 

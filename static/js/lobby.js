@@ -4,10 +4,16 @@
 // Without this script the page still works: forms post normally and the server redirects.
 import { byId as $, el } from "./dom.js";
 import { csrfToken, postForJson } from "./http.js";
+import { ratingBadge } from "./ratings.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { turnEvent, turnsSnapshot } from "./turns.js";
 
 const config = JSON.parse($("lobby-config").textContent);
 const you = config.you;
+// The viewer's ratings {game: rating} (none yet: the starting rating), for greying the seeks
+// whose rating range leaves them out; the server refuses those anyway.
+let yourRatings = config.your_ratings || {};
+const STARTING_RATING = 1500;
 const FRESH_MS = 2500;
 const NOTICE_MS = 8000;
 
@@ -89,29 +95,54 @@ function flash(node) {
   setTimeout(() => node.classList.remove("fresh"), FRESH_MS);
 }
 
+// The same rule as lobby.listing.out_of_range.
+function outOfRange(seek) {
+  if (!you || seek.owner === you || seek.rating_min === null || seek.rating_min === undefined) {
+    return false;
+  }
+  const mine = yourRatings[seek.game] ?? STARTING_RATING;
+  return mine < seek.rating_min || mine > seek.rating_max;
+}
+
 function seekRow(seek) {
   const mine = seek.owner === you;
+  const barred = outOfRange(seek);
   let act;
   if (!you) act = el("a", { href: config.login_url }, "Log in to accept");
   else if (mine) act = actionForm(seek.cancel_url, "Cancel", true);
   else act = actionForm(seek.accept_url, "Accept", false);
-  return el("tr", { class: mine ? "seek mine" : "seek", dataset: { seekId: String(seek.id) } },
-    el("td", { class: "seek-owner" }, seek.owner),
+  if (barred) {
+    const button = act.querySelector("button");
+    button.disabled = true;
+    button.title = "Your rating is outside this seek's range";
+  }
+  const range = seek.rating_range
+    ? el("span", { class: "seek-range" }, `rated ${seek.rating_min}–${seek.rating_max}`) : null;
+  let rowClass = mine ? "seek mine" : "seek";
+  if (barred) rowClass += " out-of-range";
+  return el("tr", { class: rowClass, dataset: { seekId: String(seek.id) } },
+    el("td", { class: "seek-owner" }, seek.owner, " ", ratingBadge(seek.owner_rating)),
     el("td", { class: "seek-game" }, el("strong", {}, seek.game_title), " ",
-      el("span", { class: "muted" }, seek.options_text)),
+      el("span", { class: "muted" }, seek.options_text), " ",
+      el("span", { class: `mode mode-${seek.mode_text}` }, seek.mode_text)),
     el("td", { class: "seek-time" },
       el("span", { class: `tc tc-${seek.time_control.kind}` }, seek.time_control.text)),
-    el("td", { class: "seek-side" }, seek.side_text),
+    el("td", { class: "seek-side" }, seek.side_text, range),
     el("td", { class: "seek-act" }, act));
 }
 
 function challengeItem(challenge) {
   const incoming = challenge.to === you;
   const text = el("p", { class: "challenge-text" });
-  if (incoming) text.append(el("strong", {}, challenge.from), " challenges you: ");
-  else text.append("You challenged ", el("strong", {}, challenge.to), ": ");
+  if (incoming) {
+    text.append(el("strong", {}, challenge.from), " ", ratingBadge(challenge.from_rating) || "",
+      " challenges you: ");
+  } else {
+    text.append("You challenged ", el("strong", {}, challenge.to), " ",
+      ratingBadge(challenge.to_rating) || "", ": ");
+  }
   text.append(`${challenge.game_title} `, el("span", { class: "muted" }, challenge.options_text),
-    `, ${challenge.time_control.text}, ${challenge.side_text}.`);
+    `, ${challenge.time_control.text}, ${challenge.mode_text}, ${challenge.side_text}.`);
   const act = el("div", { class: "challenge-act" });
   if (incoming) {
     act.append(actionForm(challenge.accept_url, "Accept", false), " ",
@@ -130,8 +161,13 @@ const challenges = new LiveList($("challenge-list"), $("challenge-empty"), "chal
 
 const handlers = {
   snapshot(message) {
+    if (message.your_ratings) yourRatings = message.your_ratings;
     seeks.replace(message.seeks || []);
     challenges.replace(message.challenges || []);
+    turnsSnapshot(message.your_turn);
+  },
+  turn(message) {
+    turnEvent(message);
   },
   seek_added(message) { seeks.add(message.seek); },
   seek_removed(message) { seeks.remove(message.id); },

@@ -12,6 +12,7 @@
 import { el } from "./dom.js";
 import { postForJson } from "./http.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { turnEvent, turnsSnapshot } from "./turns.js";
 
 const SOCKET_PATH = "/ws/notify/";
 const CHALLENGES_PAGE = "/play/challenges/";
@@ -192,6 +193,10 @@ const handlers = {
     // Every pending one has been shown now, here or before; answered ones drop out.
     remember(incoming().map((challenge) => challenge.id));
     showBadge();
+    turnsSnapshot(message.your_turn);
+  },
+  turn(message) {
+    turnEvent(message);
   },
   challenge_added({ challenge }) {
     known.set(challenge.id, challenge);

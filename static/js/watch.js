@@ -9,6 +9,7 @@ import { byId as $, el } from "./dom.js";
 import {
   applyAction, applyEnd, gameSocketPath, isLive, playerOfSide, sideOfPlayer,
 } from "./live-game.js";
+import { ratingBadge } from "./ratings.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 
 const page = $("watch-page");
@@ -192,7 +193,8 @@ function renderPlayers(players, toMove) {
   },
   el("span", { class: `chip side-${player.side}`, "aria-hidden": "true" }), " ",
   el("a", { class: "name", href: `/u/${encodeURIComponent(player.username)}/` }, player.username),
-  " ", el("span", { class: "muted side-name" }, player.side_name))));
+  " ", ratingBadge(player.rating) || "", " ",
+  el("span", { class: "muted side-name" }, player.side_name))));
 }
 
 function showMoves(ply) {
@@ -251,7 +253,7 @@ async function renderFeatured() {
   const toMove = playing && state.to_move !== null ? playerOfSide(game, state.to_move) : null;
   renderPlayers(game.players.map((player, i) => {
     const side = sideOfPlayer(game, i);
-    return { username: player.username, side, side_name: state.sides[side] };
+    return { username: player.username, side, side_name: state.sides[side], rating: player.rating };
   }), toMove);
   const prompt = $("featured-prompt");
   prompt.textContent = playing ? state.prompt : (game.result && game.result.text) || state.result || "Game over";

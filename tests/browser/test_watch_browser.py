@@ -104,7 +104,8 @@ def test_spectator_watches_a_game_appear_change_and_end(daphne_server, new_page,
     row = spectator.locator(f"#watch-game-{game_id}")
     expect(row).to_be_visible()
     expect(row).to_have_attribute("data-ply", "0")
-    expect(row).to_contain_text(f"{names[0]} v {names[1]}")
+    # Each name with its rating for the game (newcomers: 1500, provisional).
+    expect(row).to_contain_text(f"{names[0]} 1500? v {names[1]} 1500?")
     expect(spectator.locator("#empty")).to_be_hidden()
     expect(spectator.locator("#live-count")).to_have_text("1")
     expect(spectator.locator("#featured-link")).to_have_attribute("href", path)

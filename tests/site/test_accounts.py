@@ -158,7 +158,9 @@ def test_header_shows_account_links(client, alice):
     client.force_login(alice)
     page = client.get("/").content.decode()
     assert "/u/Alice/" in page
-    assert reverse("accounts:password_change") in page
+    # The password is changed from the settings page, which the header links to.
+    assert reverse("accounts:settings") in page
+    assert reverse("accounts:password_change") in client.get(reverse("accounts:settings")).content.decode()
     assert f'action="{reverse("accounts:logout")}"' in page
 
 

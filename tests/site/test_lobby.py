@@ -371,7 +371,8 @@ def test_challenge_a_player(client, alice, bob):
     login(client, bob)
     for url in (PLAY, reverse("lobby:challenges")):
         page = client.get(url).content.decode()
-        assert "<strong>alice</strong> challenges you" in page
+        assert ('<strong>alice</strong> <span class="rating provisional" '
+                'title="rating 1500, provisional">1500?</span> challenges you') in page
         assert reverse("lobby:challenge_accept", args=[sent.pk]) in page
         assert reverse("lobby:challenge_decline", args=[sent.pk]) in page
 
@@ -634,7 +635,8 @@ def test_profile_offers_a_challenge_and_lists_your_own(client, alice, bob):
     assert 'href="/play/?opponent=bob#new-game"' in page and "Challenge bob" in page
     challenge(client, "bob")
     page = login(client, bob).get("/u/bob/").content.decode()
-    assert "<strong>alice</strong> challenges you" in page
+    assert ('<strong>alice</strong> <span class="rating provisional" '
+                'title="rating 1500, provisional">1500?</span> challenges you') in page
     assert "Challenge bob" not in page
     sent = Challenge.objects.get()
     response = client.post(reverse("lobby:challenge_decline", args=[sent.pk]))

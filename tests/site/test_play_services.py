@@ -377,12 +377,13 @@ def test_snapshot_shape(alice, bob, carol):
     game = start(alice, bob, tc=TimeControl.realtime(5, 3))
     services.play(game.pk, alice, 0, "c3")
     snap = services.current(game.pk, carol)
-    assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "you",
+    assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
                          "presence", "rematch"}
     assert snap["you"] is None and snap["title"] == "Hadron"
-    assert snap["players"] == [{"username": "alice", "side": 0, "online": False},
-                               {"username": "bob", "side": 1, "online": False}]
+    newcomer = {"rating": 1500, "provisional": True}
+    assert snap["players"] == [{"username": "alice", "side": 0, "online": False, "rating": newcomer},
+                               {"username": "bob", "side": 1, "online": False, "rating": newcomer}]
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
     assert snap["time_control"]["text"] == "5+3"
     assert snap["presence"] == {"players_online": [False, False], "watchers": 0,

@@ -80,8 +80,10 @@ def test_row_thumbnail_shows_the_current_position(users):
     assert row["ply"] == 1 and row["to_move"] == 1
     assert row["thumbnail"] != empty["thumbnail"]
     assert row["thumbnail"].count('class="tile side-0"') == 1
-    assert row["players"] == [{"username": "alice", "side": 0, "side_name": "Red"},
-                              {"username": "bob", "side": 1, "side_name": "Blue"}]
+    newcomer = {"rating": 1500, "provisional": True}
+    assert row["players"] == [
+        {"username": "alice", "side": 0, "side_name": "Red", "rating": newcomer},
+        {"username": "bob", "side": 1, "side_name": "Blue", "rating": newcomer}]
     assert row["options_text"] == "5×5" and row["time_control"] == "untimed"
     html = watch.with_html(row)["html"]
     assert html.startswith(f'<li class="watch-row game-hadron" id="watch-game-{game.pk}"')

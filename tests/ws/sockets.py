@@ -48,6 +48,9 @@ class PageSocket(MessageReader):
     message is of type `first`."""
 
     first = "snapshot"
+    # The dashboard's `turn` news reaches a player's lobby and notification sockets whenever
+    # one of their games starts, moves on or ends (the latest is kept in .turn).
+    background = ("turn",)
 
     def __init__(self, path, user=None, name="", headers=None):
         """`headers`: from headers_for(user), computed beforehand when the caller runs in the

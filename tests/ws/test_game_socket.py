@@ -52,7 +52,8 @@ def test_two_players_and_a_spectator_see_every_action(users, new_game):
     async def scenario():
         snapshots = {name: await tab.open() for name, tab in tabs.items()}
         assert [snapshots[n]["you"] for n in tabs] == [0, 1, None, None]
-        assert snapshots["anon"]["players"][0] == {"username": "alice", "side": 0, "online": True}
+        assert snapshots["anon"]["players"][0] == {"username": "alice", "side": 0, "online": True,
+                                                   "rating": {"rating": 1500, "provisional": True}}
         # alice's tab heard everyone arrive, across the same group.
         await tabs["alice"].presence_becomes(players_online=[True, True], watchers=2)
         rng, state, ply = random.Random(5), games.get("hadron").new(size=5), 0

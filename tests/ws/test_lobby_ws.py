@@ -102,7 +102,7 @@ def test_seeker_is_sent_to_the_new_game(users):
         removed = {"type": "seek_removed", "id": seek_id, "reason": "taken"}
         assert await bob_tab.expect("seek_removed") == removed
         await bob_tab.quiet()  # the accepter follows the HTTP answer, not the socket
-        messages = [await alice_tab.receive(), await alice_tab.receive()]
+        messages = await alice_tab.take(2)
         assert removed in messages
         started = next(m for m in messages if m["type"] == "game_started")
         assert started["url"] == game.get_absolute_url() and started["game_id"] == game.pk

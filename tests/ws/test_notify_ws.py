@@ -31,7 +31,8 @@ def test_challenge_reaches_the_challenged_players_notify_socket(users):
 
     async def scenario():
         snapshot = await bob_tab.open()
-        assert snapshot == {"type": "snapshot", "you": "bob", "challenges": []}
+        assert snapshot == {"type": "snapshot", "you": "bob", "your_ratings": {},
+                            "your_turn": [], "challenges": []}
         await alice_tab.open()
         await carol_tab.open()
         answer = await browsers["alice"].post("challenge_create", **proposal(opponent="bob"))
@@ -78,7 +79,8 @@ def test_snapshot_lists_the_pending_challenges_but_no_seeks(users):
                                            **proposal("tripen", opponent="alice")))["challenge"]
         # A challenge that arrived while bob was away is there when his next page opens.
         snapshot = await bob_tab.open()
-        assert snapshot == {"type": "snapshot", "you": "bob", "challenges": [received, sent]}
+        assert snapshot == {"type": "snapshot", "you": "bob", "your_ratings": {}, "your_turn": [],
+                            "challenges": [received, sent]}
         # Seeks are the lobby's business: a new one does not reach this socket.
         await browsers["alice"].post("seek_create", **proposal("copolymer",
                                                                time_kind="untimed"))

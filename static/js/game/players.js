@@ -1,8 +1,9 @@
 // The game page's player cards: name, side, presence, the side's count or scores, and the
 // clocks, which tick locally between the server's reports (static/js/clock.js).
 import { Clocks, formatClock, formatSpan } from "../clock.js";
-import { byId as $ } from "../dom.js";
-import { isLive, sideOfPlayer } from "../live-game.js";
+import { byId as $, el } from "../dom.js";
+import { isLive, ratingChangeOf, sideOfPlayer } from "../live-game.js";
+import { changeText, ratingBadge } from "../ratings.js";
 
 const COUNT_NOUN = { copolymer: "cells", hadron: "tiles" };
 // Under this a running clock turns red.
@@ -28,11 +29,25 @@ export function renderPlayers(game) {
     node.querySelector(".presence").title = away ? "offline" : "online";
     node.querySelector(".gone").hidden = !(away && live);
     node.querySelector(".extra").textContent = extraText(game, side);
+    renderRating(node.querySelector(".rating-slot"), game, i);
   }
   // The viewer's own card goes last (nearest the controls); spectators see players[0] first.
   const list = $("players");
   const mine = list.querySelector(`.player[data-player="${game.you}"]`);
   if (mine && list.lastElementChild !== mine) list.append(mine);
+}
+
+// The player's rating; once a rated game has ended, the new one and the change it made.
+function renderRating(slot, game, i) {
+  if (!slot) return;
+  const change = ratingChangeOf(game, i);
+  if (!change) {
+    slot.replaceChildren(ratingBadge(game.players[i].rating) || "");
+    return;
+  }
+  const tone = change.change > 0 ? "up" : change.change < 0 ? "down" : "";
+  slot.replaceChildren(ratingBadge({ rating: change.after, provisional: change.provisional }), " ",
+    el("span", { class: `rating-change ${tone}` }, changeText(change.change)));
 }
 
 // Copolymer's and Hadron's counts, Colorful's sorted group scores.

@@ -3,8 +3,9 @@
 // and the note for spectators. A finished game's page is a replay viewer: nothing on it says
 // "live" any more.
 import { formatDate } from "../clock.js";
-import { byId as $ } from "../dom.js";
-import { NO_RESULT, isLive, isMyTurn, isPlayer } from "../live-game.js";
+import { byId as $, el } from "../dom.js";
+import { NO_RESULT, isLive, isMyTurn, isPlayer, ratingChangeOf } from "../live-game.js";
+import { changeText } from "../ratings.js";
 
 const REASON_TEXT = {
   resign: "by resignation", time: "on time", abort: "game aborted", no_start: "no first move",
@@ -58,6 +59,22 @@ export function renderBanner(game) {
   banner.className = `game-banner ${tone}`;
   $("banner-title").textContent = result.text || "Game over";
   $("banner-reason").textContent = reasonText(game, result);
+  renderRatingChanges(game);
+}
+
+// "alice 1523 (+12) · bob 1477 (−12)": what a rated game did to both ratings, for players
+// and spectators alike.
+function renderRatingChanges(game) {
+  const line = $("banner-ratings");
+  const changes = game.players.map((_, i) => ratingChangeOf(game, i)).filter(Boolean);
+  line.hidden = changes.length === 0;
+  line.replaceChildren(...changes.flatMap((change, n) => {
+    const tone = change.change > 0 ? "up" : change.change < 0 ? "down" : "";
+    const parts = [el("span", { class: "who" }, change.username), " ",
+      `${change.after}${change.provisional ? "?" : ""} `,
+      el("span", { class: `rating-change ${tone}` }, `(${changeText(change.change)})`)];
+    return n ? [" · ", ...parts] : parts;
+  }));
 }
 
 // The engine's account of a normal end, unless the result's text already says it.

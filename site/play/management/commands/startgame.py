@@ -1,4 +1,4 @@
-"""`python manage.py startgame GAME USER0 USER1 [--option size=5] [--time 5+3 | --days 3]`
+"""`python manage.py startgame GAME USER0 USER1 [--option size=5] [--time 5+3 | --days 3] [--rated]`
 
 Start a game between two existing players (USER0 moves first) and print its URL: for
 operators, and for tests that drive a separate server process.
@@ -29,8 +29,9 @@ class Command(BaseCommand):
         clock = parser.add_mutually_exclusive_group()
         clock.add_argument("--time", metavar="MIN+INC", help="realtime, e.g. 5+3")
         clock.add_argument("--days", type=int, help="correspondence: days per move")
+        parser.add_argument("--rated", action="store_true", help="the result changes ratings")
 
-    def handle(self, *args, game, user0, user1, option, time, days, **kwargs):
+    def handle(self, *args, game, user0, user1, option, time, days, rated, **kwargs):
         try:
             options = dict(option_pair(text) for text in option)
             if time:
@@ -41,7 +42,7 @@ class Command(BaseCommand):
                 time_control = TimeControl.untimed()
             players = (self.user(user0), self.user(user1))
             record = start_game(game=game, options=options, players=players,
-                                time_control=time_control)
+                                time_control=time_control, rated=rated)
         except ValueError as error:
             raise CommandError(str(error))
         self.stdout.write(record.get_absolute_url())

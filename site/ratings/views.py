@@ -1,0 +1,25 @@
+"""The leaderboards: every game's best players on one page, and one game's longer list."""
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+import games
+from ratings import leaderboard
+
+SHORT, LONG = 10, 100
+
+
+@require_GET
+def boards(request):
+    tables = [(name, games.get(name).title, leaderboard.top(name, SHORT)) for name in games.names()]
+    return render(request, "ratings/leaderboard.html",
+                  {"tables": tables, "min_games": leaderboard.MIN_GAMES})
+
+
+@require_GET
+def board(request, game):
+    if game not in games.names():
+        raise Http404("No such game")
+    tables = [(game, games.get(game).title, leaderboard.top(game, LONG))]
+    return render(request, "ratings/leaderboard.html",
+                  {"tables": tables, "one_game": game, "min_games": leaderboard.MIN_GAMES})

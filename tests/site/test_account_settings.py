@@ -1,0 +1,110 @@
+"""E-mail on sign-up and in the settings, the settings page, the board choices handed to the
+page scripts, and a forgotten password recovered through Django's reset views (mail in the
+test run goes to Django's locmem outbox)."""
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import Profile, profile_of
+
+PASSWORD = "quiet-harbour-1729"
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_takes_an_optional_email(client):
+    client.post(reverse("accounts:signup"), {"username": "dora", "password1": PASSWORD,
+                                             "password2": PASSWORD})
+    client.logout()
+    client.post(reverse("accounts:signup"), {"username": "eve", "email": "eve@example.org",
+                                             "password1": PASSWORD, "password2": PASSWORD})
+    emails = dict(get_user_model().objects.values_list("username", "email"))
+    assert emails == {"dora": "", "eve": "eve@example.org"}
+    response = client.get(reverse("accounts:signup"))
+    assert response.status_code == 302  # logged in: no second sign-up
+
+
+def test_sign_up_refuses_a_malformed_email(client):
+    response = client.post(reverse("accounts:signup"), {
+        "username": "fred", "email": "not an address", "password1": PASSWORD,
+        "password2": PASSWORD})
+    assert response.status_code == 200
+    assert "Enter a valid email address." in response.content.decode()
+    assert not get_user_model().objects.filter(username="fred").exists()
+
+
+def test_settings_need_an_account(client):
+    response = client.get(reverse("accounts:settings"))
+    assert response.status_code == 302 and reverse("accounts:login") in response.url
+
+
+def test_settings_store_email_mails_and_board_choices(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    for label in ("Mail me when a correspondence opponent has moved",
+                  "Show legal-move hints on the board", "Confirm each move"):
+        assert label in page
+    response = client.post(reverse("accounts:settings"), {
+        "email": "alice@example.org", "mail_on_move": "on", "show_hints": "on",
+        "confirm_move": "on"})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    profile = Profile.objects.get(user=alice)
+    assert alice.email == "alice@example.org"
+    assert (profile.mail_on_move, profile.mail_on_challenge) == (True, False)
+    assert profile.board_prefs() == {"show_hints": True, "sounds": False,
+                                     "confirm_move": True, "hide_chat": False}
+
+
+def test_mails_need_an_address(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("accounts:settings"), {"email": "", "mail_on_challenge": "on"})
+    assert response.status_code == 200
+    assert "Give an e-mail address to receive mails." in response.content.decode()
+    assert not profile_of(alice).mail_on_challenge
+
+
+def test_every_page_hands_the_board_choices_to_its_scripts(client, alice):
+    assert 'id="account-prefs"' not in client.get(reverse("home")).content.decode()
+    profile = profile_of(alice)
+    profile.hide_chat = True
+    profile.save()
+    client.force_login(alice)
+    page = client.get(reverse("rules:index")).content.decode()
+    found = re.search(r'<script id="account-prefs" type="application/json">(.*?)</script>', page)
+    assert json.loads(found[1]) == {"show_hints": True, "sounds": True, "confirm_move": False,
+                                    "hide_chat": True}
+
+
+def test_a_forgotten_password_is_reset_through_the_mailed_link(client, django_user_model):
+    django_user_model.objects.create_user("gina", email="gina@example.org", password=PASSWORD)
+    login = client.get(reverse("accounts:login")).content.decode()
+    assert reverse("accounts:password_reset") in login and "Forgot password?" in login
+
+    response = client.post(reverse("accounts:password_reset"), {"email": "gina@example.org"})
+    assert response.url == reverse("accounts:password_reset_done")
+    assert len(mail.outbox) == 1
+    sent = mail.outbox[0]
+    assert sent.to == ["gina@example.org"] and sent.subject == "Your Tessera password"
+    assert "gina" in sent.body
+    link = re.search(r"http://testserver(/accounts/password/reset/\S+/\S+/)", sent.body)[1]
+
+    form = client.get(link, follow=True)
+    assert "Choose a new password" in form.content.decode()
+    new = "a-brand-new-secret-42"
+    done = client.post(form.redirect_chain[-1][0], {"new_password1": new, "new_password2": new})
+    assert done.url == reverse("accounts:password_reset_complete")
+    assert client.login(username="gina", password=new)
+    # The link works once.
+    again = client.get(link, follow=True).content.decode()
+    assert "This link does not work any more" in again
+
+
+def test_an_unknown_address_sends_nothing_and_says_the_same(client):
+    response = client.post(reverse("accounts:password_reset"), {"email": "nobody@example.org"})
+    assert response.url == reverse("accounts:password_reset_done")
+    assert mail.outbox == []

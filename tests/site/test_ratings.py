@@ -1,0 +1,138 @@
+"""Ratings written by the transaction that ends a game: played out, resigned, on time; never
+for casual or aborted games; exactly once (tests/site/test_ratings_race.py races it on
+PostgreSQL)."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from play import services
+from play.clock import TimeControl
+from play.endings import finish
+from play.models import Game
+from ratings import policy
+from ratings.models import Rating, RatingChange
+from ratings.services import rate_game
+from tests.site.played import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_game(first, second, game="hadron", tc=None, rated=True):
+    return services.start_game(game=game, options={"size": 5} if game == "hadron" else {},
+                               players=(first, second), rated=rated,
+                               time_control=tc or TimeControl.untimed())
+
+
+def rating(user, game="hadron"):
+    return Rating.objects.get(user=user, game=game)
+
+
+def test_a_resignation_moves_both_ratings_once_and_the_result_carries_them(alice, bob):
+    game = rated_game(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    services.resign(game.pk, bob, 1)
+    won, lost = rating(alice), rating(bob)
+    assert won.rating > 1500 > lost.rating
+    assert (won.games, won.wins, lost.games, lost.losses) == (1, 1, 1, 1)
+    assert won.deviation < 350 and lost.deviation < 350
+    changes = list(RatingChange.objects.filter(played=game).order_by("player_index"))
+    assert [c.user for c in changes] == [alice, bob]
+    assert [c.result for c in changes] == ["win", "loss"]
+    assert changes[0].rating_before == 1500 and changes[0].rating_after == won.rating
+    result = services.current(game.pk)["result"]
+    assert result["ratings"] == [
+        {"username": "alice", "before": 1500, "after": round(won.rating),
+         "change": round(won.rating) - 1500, "provisional": True},
+        {"username": "bob", "before": 1500, "after": round(lost.rating),
+         "change": round(lost.rating) - 1500, "provisional": True},
+    ]
+    # Equal newcomers: what one gains the other loses.
+    assert result["ratings"][0]["change"] == -result["ratings"][1]["change"] > 0
+
+
+def test_a_game_played_out_is_rated_from_the_winners_side(alice, bob):
+    game = play_out(rated_game(alice, bob), seed=3)
+    assert game.status == Game.FINISHED and game.reason == "normal"
+    winner, loser = game.players()[game.winner], game.players()[1 - game.winner]
+    assert rating(winner).rating > 1500 > rating(loser).rating
+    assert services.current(game.pk)["rated"] is True
+
+
+def test_a_flag_that_fell_is_rated(alice, bob):
+    game = rated_game(alice, bob, tc=TimeControl.realtime(1, 0))
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
+    services.check_clock(game.pk)
+    game.refresh_from_db()
+    assert game.reason == "time" and game.winner == 1
+    assert rating(bob).wins == 1 and rating(alice).losses == 1
+
+
+def test_casual_and_aborted_games_are_never_rated(alice, bob):
+    casual = rated_game(alice, bob, rated=False)
+    services.resign(casual.pk, alice, 0)
+    aborted = rated_game(alice, bob)
+    services.abort(aborted.pk, alice, 0)
+    assert Game.objects.get(pk=aborted.pk).status == Game.ABORTED
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+    assert "ratings" not in services.current(casual.pk)["result"]
+    assert services.current(aborted.pk)["result"]["ratings"] == []
+
+
+def test_rating_a_game_again_changes_nothing(alice, bob):
+    game = rated_game(alice, bob)
+    services.resign(game.pk, alice, 0)
+    before = [(r.rating, r.deviation, r.games) for r in Rating.objects.order_by("pk")]
+    again = Game.objects.get(pk=game.pk)
+    assert [c.pk for c in rate_game(again, timezone.now())] == list(
+        RatingChange.objects.filter(played=game).order_by("player_index").values_list("pk", flat=True))
+    # Even a second end recorded by mistake rates nothing twice.
+    finish(again, timezone.now(), 1, "resign", "again")
+    assert [(r.rating, r.deviation, r.games) for r in Rating.objects.order_by("pk")] == before
+    assert RatingChange.objects.count() == 2
+
+
+def test_a_draw_between_equals_keeps_the_rating_and_shrinks_the_deviation(alice, bob):
+    game = rated_game(alice, bob)
+    finish(game, timezone.now(), None, "normal", "draw")
+    game.save()
+    for user in (alice, bob):
+        row = rating(user)
+        assert row.rating == pytest.approx(1500) and row.deviation < 350 and row.draws == 1
+
+
+def test_the_deviation_grows_with_inactivity_and_provisional_follows(alice, bob):
+    now = timezone.now()
+    Rating.objects.create(user=alice, game="hadron", rating=1700, deviation=60, games=40,
+                          last_rated_at=now)
+    row = rating(alice)
+    assert row.deviation_at(now) == pytest.approx(60)
+    a_year = row.deviation_at(now + timedelta(days=365))
+    assert 105 < a_year < 115  # lichess's choice: 60 -> 110 in a year
+    assert not policy.is_provisional(row.deviation_at(now + timedelta(days=300)))
+    assert policy.is_provisional(row.deviation_at(now + timedelta(days=500)))
+    assert row.deviation_at(now + timedelta(days=100_000)) == policy.MAX_DEVIATION
+    # The rating update starts from the grown deviation, so a comeback moves it more.
+    game = rated_game(alice, bob)
+    later = now + timedelta(days=365)
+    finish(game, later, 0, "resign", "bob resigned")
+    change = RatingChange.objects.get(played=game, user=alice)
+    assert change.deviation_before == pytest.approx(a_year)
+    assert rating(alice).last_rated_at == later
+
+
+def test_ratings_are_per_game(alice, bob):
+    hadron = rated_game(alice, bob)
+    services.resign(hadron.pk, bob, 0)
+    copolymer = rated_game(alice, bob, game="copolymer")
+    services.resign(copolymer.pk, alice, 0)
+    assert rating(alice, "hadron").wins == 1 and rating(alice, "copolymer").losses == 1
+
+
+def test_a_rematch_keeps_the_game_rated(alice, bob):
+    from play import rematch
+    game = rated_game(alice, bob)
+    services.resign(game.pk, alice, 0)
+    rematch.offer(game.pk, alice)
+    rematch.offer(game.pk, bob)
+    assert Game.objects.get(rematch_of=game).rated
