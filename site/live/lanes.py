@@ -46,6 +46,8 @@ def pool(kind):
 def threads(kind):
     if kind == "read":
         return settings.LIVE_DB_READERS
+    if kind == "aside":
+        return 1
     if settings.LIVE_DB_WRITERS:
         return settings.LIVE_DB_WRITERS
     return 1 if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else 8
@@ -68,12 +70,18 @@ class Lane:
 async def read(fn, *args, **kwargs):
     """Run `fn(*args, **kwargs)` on a database thread and return its result. For reads, and
     for writes that need no order with anything else."""
-    return await _run(functools.partial(fn, *args, **kwargs), write=False)
+    return await _run(functools.partial(fn, *args, **kwargs), kind="read")
 
 
 async def write(fn, *args, **kwargs):
     """As read(), for a write (on the writers' pool)."""
-    return await _run(functools.partial(fn, *args, **kwargs), write=True)
+    return await _run(functools.partial(fn, *args, **kwargs), kind="write")
+
+
+async def aside(fn, *args, **kwargs):
+    """As write(), on a thread of its own: for slow periodic work (mail) that must never
+    hold up the writers."""
+    return await _run(functools.partial(fn, *args, **kwargs), kind="aside")
 
 
 async def in_lane(key, fn, *args, **kwargs):
@@ -86,7 +94,7 @@ async def in_lane(key, fn, *args, **kwargs):
     lane.users += 1
     try:
         async with lane.lock:
-            return await _run(functools.partial(fn, *args, **kwargs), write=True)
+            return await _run(functools.partial(fn, *args, **kwargs), kind="write")
     finally:
         lane.users -= 1
         if lane.users == 0:
@@ -97,10 +105,10 @@ def busy_lanes():
     return len(_lanes)
 
 
-async def _run(call, write):
+async def _run(call, kind):
     outbox = Outbox()
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(pool("write" if write else "read"),
+    future = loop.run_in_executor(pool(kind),
                                   contextvars.copy_context().run, _job, call, outbox)
     try:
         # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the

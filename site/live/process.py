@@ -5,7 +5,9 @@ stops them and says goodbye so that its sockets stop counting at once.
 Apps register their jobs when Django loads them (AppConfig.ready):
 
     process.every(seconds, job)        job(now) runs on a database thread, safe in every
-                                       process at once (jobs lock what they change)
+                                       process at once (jobs lock what they change);
+                                       aside=True: on a thread of its own, for slow work
+                                       (mail) that must never hold up the writers
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
                                        transaction of the first process after an outage
 
@@ -33,8 +35,8 @@ _outage_hooks = []
 _state = {"name": None, "tasks": [], "started": False}
 
 
-def every(seconds, job):
-    _jobs.append((seconds, job))
+def every(seconds, job, aside=False):
+    _jobs.append((seconds, job, aside))
 
 
 def on_outage(hook):
@@ -74,8 +76,8 @@ async def _begin():
     tasks = _state["tasks"]
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_HEARTBEAT, beat)))
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _keep_alive)))
-    for seconds, job in _jobs:
-        tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job))))
+    for seconds, job, aside in _jobs:
+        tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside))))
 
 
 def record_start(process_name, now):
@@ -113,9 +115,9 @@ async def _repeat(seconds, work):
             logger.exception("periodic work %s failed", getattr(work, "__name__", work))
 
 
-def _job_runner(job):
+def _job_runner(job, aside):
     async def run():
-        await lanes.write(job, timezone.now())
+        await (lanes.aside if aside else lanes.write)(job, timezone.now())
     run.__name__ = getattr(job, "__name__", "job")
     return run
 

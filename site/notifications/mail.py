@@ -12,6 +12,7 @@ Two halves, so that neither a move nor a lobby request ever waits for a mail ser
 A notice is dropped unsent when it no longer holds at sending time: the recipient already
 moved, the game ended, the challenge was answered or withdrawn, or they turned the mail off.
 """
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -24,6 +25,8 @@ from accounts.models import profile_of
 from lobby.models import Challenge
 from notifications.models import PendingMail
 from play.models import Game
+
+logger = logging.getLogger(__name__)
 
 # A move's notice waits this long for more moves (and for the player to come by anyway);
 # a challenge's, so that one answered at once sends nothing.
@@ -89,8 +92,10 @@ def record(recipient, kind, now, **about):
 
 def send_pending(now=None) -> int:
     """Send every notice due by `now`, grouped per recipient; returns how many mails went.
-    Safe to run from several processes at once: each takes its recipients' notices with
-    row locks and skips those another process holds."""
+    Safe to run from several processes at once: each claims its recipients' notices under
+    row locks (skipping those another process holds) and sends after the commit, so no
+    database lock is held while a mail server answers; a mail that fails is tried again at
+    the next run."""
     now = now or timezone.now()
     due = PendingMail.objects.filter(sent_at=None, due_at__lte=now)
     sent = 0
@@ -101,11 +106,18 @@ def send_pending(now=None) -> int:
                            .select_related("recipient", "game", "challenge"))
             if not notices:
                 continue
+            claimed = PendingMail.objects.filter(pk__in=[n.pk for n in notices])
+            claimed.update(sent_at=now)
             message = compose(notices[0].recipient, notices)
-            if message is not None:
-                message.send()
-                sent += 1
-            PendingMail.objects.filter(pk__in=[n.pk for n in notices]).update(sent_at=now)
+        if message is None:
+            continue
+        try:
+            message.send()
+        except Exception:
+            logger.exception("mail to %s failed; it is tried again later", recipient_id)
+            claimed.update(sent_at=None)
+            continue
+        sent += 1
     return sent
 
 

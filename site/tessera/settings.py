@@ -183,6 +183,9 @@ LIVE_FLOOD_CLOSE = env_number("LIVE_FLOOD_CLOSE", 200)
 LIVE_SOCKETS_PER_USER = env_number("LIVE_SOCKETS_PER_USER", 30)
 LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
 
+# The opt-in mails waiting to go out are sent this often (notifications.mail.send_pending).
+MAIL_EVERY = env_number("MAIL_EVERY", 60, float)
+
 # When nobody acts (play.lapses, docs/protocol.md).
 PLAY_FIRST_MOVE_SECONDS = env_number("PLAY_FIRST_MOVE_SECONDS", 30)
 PLAY_CLAIM_AFTER_SECONDS = env_number("PLAY_CLAIM_AFTER_SECONDS", 30)

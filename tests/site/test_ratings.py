@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from play import services
 from play.clock import TimeControl
-from play.endings import finish
+from play.endings import end_game
 from play.models import Game
 from ratings import policy
 from ratings.models import Rating, RatingChange
@@ -61,8 +61,12 @@ def test_a_game_played_out_is_rated_from_the_winners_side(alice, bob):
 
 def test_a_flag_that_fell_is_rated(alice, bob):
     game = rated_game(alice, bob, tc=TimeControl.realtime(1, 0))
+    # Both make a first move (a first move not made aborts the game instead), then alice's
+    # time runs out.
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=2))
-    services.check_clock(game.pk)
+    services.expire(game.pk)
     game.refresh_from_db()
     assert game.reason == "time" and game.winner == 1
     assert rating(bob).wins == 1 and rating(alice).losses == 1
@@ -87,15 +91,14 @@ def test_rating_a_game_again_changes_nothing(alice, bob):
     assert [c.pk for c in rate_game(again, timezone.now())] == list(
         RatingChange.objects.filter(played=game).order_by("player_index").values_list("pk", flat=True))
     # Even a second end recorded by mistake rates nothing twice.
-    finish(again, timezone.now(), 1, "resign", "again")
+    end_game(again, timezone.now(), 1, "resign", "again")
     assert [(r.rating, r.deviation, r.games) for r in Rating.objects.order_by("pk")] == before
     assert RatingChange.objects.count() == 2
 
 
 def test_a_draw_between_equals_keeps_the_rating_and_shrinks_the_deviation(alice, bob):
     game = rated_game(alice, bob)
-    finish(game, timezone.now(), None, "normal", "draw")
-    game.save()
+    end_game(game, timezone.now(), None, "normal", "draw")
     for user in (alice, bob):
         row = rating(user)
         assert row.rating == pytest.approx(1500) and row.deviation < 350 and row.draws == 1
@@ -115,7 +118,7 @@ def test_the_deviation_grows_with_inactivity_and_provisional_follows(alice, bob)
     # The rating update starts from the grown deviation, so a comeback moves it more.
     game = rated_game(alice, bob)
     later = now + timedelta(days=365)
-    finish(game, later, 0, "resign", "bob resigned")
+    end_game(game, later, 0, "resign", "bob resigned")
     change = RatingChange.objects.get(played=game, user=alice)
     assert change.deviation_before == pytest.approx(a_year)
     assert rating(alice).last_rated_at == later

@@ -50,6 +50,10 @@ def in_threads(*jobs):
 def flagged_game(first, second):
     game = services.start_game(game="hadron", options={"size": 5}, players=(first, second),
                                time_control=TimeControl.realtime(1, 0), rated=True)
+    # Both make a first move (a first move not made aborts the game instead); then the first
+    # player's time runs out.
+    services.play(game.pk, first, 0, "c3")
+    services.play(game.pk, second, 1, "a1")
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
     return game
 
@@ -66,7 +70,7 @@ def test_a_flag_noticed_twice_at_once_is_rated_once(users):
 
     def notice():
         start.wait()
-        services.check_clock(game.pk)
+        services.expire(game.pk)
 
     in_threads(notice, notice)
     game.refresh_from_db()

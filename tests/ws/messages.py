@@ -30,12 +30,14 @@ class MessageReader:
         return False
 
     async def expect(self, kind, timeout=WAIT):
-        """The next message other than background news, which must be of type `kind`."""
+        """The next message of type `kind`; background news of other types is remembered on
+        the way, anything else is an error."""
         while True:
             message = await self.receive(timeout)
-            if kind not in self.background and self.remember(message):
+            if message["type"] != kind and self.remember(message):
                 continue
             assert message["type"] == kind, f"{self.name} expected {kind}, got {message}"
+            self.remember(message)
             return message
 
     async def error(self, code, timeout=WAIT):

@@ -116,7 +116,7 @@ def test_time_while_no_server_runs_is_charged_to_nobody(site_servers):
 
     asyncio.run(first_moves())
     before = stored(server, game_id)
-    assert before[2] == "active" and before[3][0] > 55_000
+    assert before[2] == "active"
     # The only server process dies without a word, and the site stays down for 8 s: long
     # enough to be unmistakable next to the heartbeat (1 s in tests).
     server.kill()
