@@ -64,7 +64,7 @@ def position_svg(game, ply, labels=True):
     text = cache.get(key)
     if text is None:
         board = positions.state_at(game, ply).to_dict()["board"]
-        title = f"{game.title} game {game.pk}, position after {ply} actions"
+        title = f"{game.title} ({game.options_text}) game {game.pk}, position after {ply} actions"
         text = svg.render(board, size_px=IMAGE_WIDTH, labels=labels, title=title, style=STYLE)
         cache.set(key, text, positions.TIMEOUT)
     return text
@@ -79,7 +79,7 @@ def players_by_side(game):
 
 def record_tags(game, url):
     tags = {"Site": "Tessera", "Date": game.created_at.date().isoformat(), "Url": url,
-            "TimeControl": game.time_control.text}
+            "Board": game.options_text, "TimeControl": game.time_control.text}
     if not game.is_active:
         # Resignation and time are the site's business, not the engine's: the Result tag stays
         # the engine's ("*" for a game stopped early), this tag says how it really ended.

@@ -12,8 +12,10 @@ import games
 from play.labels import game_titles
 from archive.positions import parse_line
 
-VARIANTS = [("hexhex", "Hexhex"), ("long", "Long")]
 VARIANT_GAME = "colorful"  # the only game with board variants
+# In the engine's words, like every other page (Game.option_value_text).
+VARIANTS = [(value, games.get(VARIANT_GAME).option_value_text("board", value))
+            for value in games.get(VARIANT_GAME).option_choices()["board"]]
 
 RESULTS = [
     ("", "Any result"),

@@ -23,19 +23,10 @@ TIME_KINDS = [
 OPPONENT_ATTRS = {"placeholder": "username", "autocomplete": "off", "spellcheck": "false",
                   "autocapitalize": "none"}
 DEFAULT_GAME = "hadron"  # the quickest to learn and to play
-OPTION_LABELS = {"size": "Board size", "board": "Board"}
 
 
 def option_field_name(game: str, option: str) -> str:
     return f"{game}_{option}"
-
-
-def option_label(game: str, option: str, value) -> str:
-    if option == "board":
-        return {"hexhex": "Hexhex", "long": "Long"}.get(value, str(value))
-    if game == "copolymer" or game == "colorful":
-        return str(value)
-    return f"{value}×{value}"
 
 
 class ProposalForm(forms.Form):
@@ -62,9 +53,10 @@ class ProposalForm(forms.Form):
         for name in games.names():
             engine = games.get(name)
             for option, values in engine.option_choices().items():
+                # Labels and values in the engine's words (Game.option_names, option_value_text).
                 self.fields[option_field_name(name, option)] = forms.TypedChoiceField(
-                    label=OPTION_LABELS.get(option, option.capitalize()),
-                    choices=[(value, option_label(name, option, value)) for value in values],
+                    label=engine.option_names.get(option, option.capitalize()),
+                    choices=[(value, engine.option_value_text(option, value)) for value in values],
                     coerce=type(values[0]),
                     initial=engine.defaults.get(option),
                     required=False,
