@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.views.generic import FormView
 
-from accounts.forms import SignupForm
+from accounts.forms import LoginForm, SignupForm
 
 
 class FormErrorMessageMixin:
@@ -38,6 +38,7 @@ class SignupView(FormErrorMessageMixin, FormView):
 
 class LoginView(FormErrorMessageMixin, auth_views.LoginView):
     template_name = "accounts/login.html"
+    form_class = LoginForm
     redirect_authenticated_user = True
     error_message = "You are not logged in: please check your username and password."
 

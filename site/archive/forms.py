@@ -65,6 +65,19 @@ class ArchiveFilter(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["size"].choices = [("", "Any size")] + [(s, str(s)) for s in all_sizes()]
 
+    MAIN = ("game", "player")
+
+    def main_fields(self):
+        return [self[name] for name in self.MAIN]
+
+    def more_fields(self):
+        return [field for field in self if field.name not in self.MAIN]
+
+    def more_in_use(self):
+        """How many of the folded filters are set (or wrong): they are shown open then."""
+        return sum(1 for field in self.more_fields()
+                   if field.errors or (self.is_bound and self.data.get(field.html_name)))
+
     def clean_player(self):
         name = self.cleaned_data["player"].strip()
         if not name:

@@ -95,6 +95,15 @@ def explore(request, game_id):
 
 
 @require_GET
+def clocks_json(request, game_id):
+    """Each player's time left after each ply of a realtime game (null for other games)."""
+    game, missing = load_json(game_id)
+    if missing:
+        return missing
+    return JsonResponse({"remaining_ms": positions.clock_history(game)})
+
+
+@require_GET
 def record_text(request, game_id):
     return record(request, game_id, exports.record_text, "txt", "text/plain; charset=utf-8")
 

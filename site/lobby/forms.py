@@ -29,6 +29,18 @@ def option_field_name(game: str, option: str) -> str:
     return f"{game}_{option}"
 
 
+def seek_fields(game: str, options: dict, time_control: TimeControl) -> dict:
+    """The new-game form's fields for a seek of this game, options and time control (side
+    random): what "New opponent" after a game and "Post it again" post."""
+    fields = {"game": game, "time_kind": time_control.kind, "side": "random"}
+    fields.update({option_field_name(game, option): value for option, value in options.items()})
+    for name in ("minutes", "increment", "days"):
+        value = getattr(time_control, name)
+        if value is not None:
+            fields[name] = value
+    return fields
+
+
 class ProposalForm(forms.Form):
     """A seek: what to play and how. `proposal()` gives the validated result."""
 

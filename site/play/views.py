@@ -17,7 +17,8 @@ def _current(request, game_id):
 @require_GET
 def game_page(request, game_id):
     game, snapshot = _current(request, game_id)
-    return render(request, "play/game.html", {"game": game, "snapshot": snapshot})
+    return render(request, "play/game.html",
+                  {"game": game, "snapshot": snapshot, "live": game.is_active})
 
 
 @require_GET

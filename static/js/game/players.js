@@ -1,10 +1,11 @@
 // The game page's player cards: name, side, presence, the side's count or scores, and the
-// clocks, which tick locally between the server's reports (static/js/clock.js).
+// clocks, which tick locally between the server's reports (static/js/clock.js). The counts
+// and the clocks are those of the position on the board: stepping back through the moves
+// shows what each side had then.
 import { Clocks, formatClock, formatSpan } from "../clock.js";
 import { byId as $ } from "../dom.js";
 import { isLive, sideOfPlayer } from "../live-game.js";
 
-const COUNT_NOUN = { copolymer: "cells", hadron: "tiles" };
 // Under this a running clock turns red.
 const LOW_TIME_MS = 20000;
 
@@ -12,7 +13,8 @@ function cards() {
   return document.querySelectorAll("#players .player");
 }
 
-export function renderPlayers(game) {
+// `state`: the position on the board (the engine's to_dict(); by default the latest).
+export function renderPlayers(game, state = game.state) {
   const online = (game.presence && game.presence.players_online) || [];
   const live = isLive(game);
   for (const node of cards()) {
@@ -27,7 +29,8 @@ export function renderPlayers(game) {
     node.classList.toggle("offline", away);
     node.querySelector(".presence").title = away ? "offline" : "online";
     node.querySelector(".gone").hidden = !(away && live);
-    node.querySelector(".extra").textContent = extraText(game, side);
+    // The engine's words: "23 cells", "1 tile", "scores 7 · 3".
+    node.querySelector(".extra").textContent = (state.tallies || [])[side] || "";
   }
   // The viewer's own card goes last (nearest the controls); spectators see players[0] first.
   const list = $("players");
@@ -35,18 +38,23 @@ export function renderPlayers(game) {
   if (mine && list.lastElementChild !== mine) list.append(mine);
 }
 
-// Copolymer's and Hadron's counts, Colorful's sorted group scores.
-function extraText(game, side) {
-  const board = game.state.board;
-  if (board.counts) return `${board.counts[side]} ${COUNT_NOUN[game.game] || ""}`.trim();
-  if (board.scores) return board.scores[side].length ? `scores ${board.scores[side].join(" · ")}` : "";
-  return "";
+const clocks = new Clocks(renderClocks);
+let lowTimeListener = () => {};
+const wasLow = [false, false];
+
+// `listener(player)` when a running clock goes under LOW_TIME_MS.
+export function onLowTime(listener) {
+  lowTimeListener = listener;
 }
 
-const clocks = new Clocks(renderClocks);
-
-// Only a game still being played has a running clock.
-export function updateClocks(game) {
+// Only a game still being played has a running clock. `past`: the clocks of an earlier
+// position on the board ({remaining_ms} as they stood then, or null when unknown yet), which
+// never run.
+export function updateClocks(game, past = undefined) {
+  if (past !== undefined) {
+    clocks.update({ remaining_ms: past ? past.remaining_ms : null, running: null, deadline: null });
+    return;
+  }
   clocks.update(isLive(game) ? game.clocks : { ...game.clocks, running: null });
 }
 
@@ -63,6 +71,9 @@ function renderClocks() {
     if (clock.textContent !== text) clock.textContent = text;
     clock.hidden = text === "";
     clock.classList.toggle("running", running);
-    clock.classList.toggle("low", running && ms !== null && ms < LOW_TIME_MS);
+    const low = running && ms !== null && ms < LOW_TIME_MS;
+    clock.classList.toggle("low", low);
+    if (low && !wasLow[i]) lowTimeListener(i);
+    wasLow[i] = low;
   }
 }

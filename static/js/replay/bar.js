@@ -79,7 +79,8 @@ export class ReplayBar {
     return Number(this.el.speed.value) || DEFAULT_SPEED;
   }
 
-  // view: {at, end, playing, browsing, exploring, where, prompt, line, hint, owed, colour}
+  // view: {at, end, playing, browsing (not at the game's latest position), live (the game
+  //        goes on), exploring, where, prompt, line, hint, owed, colour}
   render(view) {
     const { el } = this;
     const { at, end, exploring } = view;
@@ -95,8 +96,12 @@ export class ReplayBar {
     el.play.textContent = view.playing ? "❚❚ Pause" : "▶ Play";
     el.play.setAttribute("aria-pressed", String(view.playing));
     el.play.setAttribute("aria-label", view.playing ? "Pause" : "Autoplay");
+    // The way back to the latest position stays at hand, also once the game has ended while
+    // the viewer was looking back.
     el.live.hidden = !view.browsing;
-    this.root.classList.toggle("browsing", view.browsing);
+    el.live.textContent = view.live ? "● Back to live" : "Final position »";
+    el.live.classList.toggle("to-end", !view.live);
+    this.root.classList.toggle("browsing", view.browsing && view.live);
     this.root.classList.toggle("exploring", exploring);
     el.where.textContent = view.where;
     el.prompt.textContent = view.prompt;

@@ -1,0 +1,580 @@
+"""Issue 10, "every screen tells the truth", in Chromium: one test per numbered item (the
+item's number is in the test's name), at phone size (390x844, touch) and desktop size where
+it matters, with screenshots of each changed state in light and dark
+(tests/browser/screenshots/issue10-*.png).
+
+Games are played in the server's own process (helpers.play_on_server) when a test only needs
+a position; live play goes through the players' pages like everyone else's.
+"""
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+import games
+from tests.browser.helpers import (
+    DESKTOP, PASSWORD, PHONE, click_cell, expect_banner, expect_notice, log_in, new_players,
+    open_game, open_lobby, play_on_server, set_scheme, shoot, start_game, wait_ply,
+)
+
+pytestmark = pytest.mark.browser
+
+TOUCH_PHONE = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
+
+
+def expect_replay_at(page, ply):
+    bar = page.locator(".replay-bar")
+    expect(bar).to_have_attribute("data-ply", str(ply))
+    expect(bar).to_have_attribute("data-shown", str(ply))
+
+
+def shoot_both(page, screenshot_dir, name, full_page=False):
+    """The same state in the light and the dark scheme."""
+    for scheme in ("light", "dark"):
+        set_scheme(page, scheme)
+        # The colours fade from one scheme to the other: shoot once the fades are over.
+        page.evaluate("Promise.all(document.getAnimations().map(a => a.finished)).then(() => 0)")
+        shoot(page, screenshot_dir, f"issue10-{name}-{scheme}", full_page=full_page)
+
+
+def seat_two(server, new_page, game, options=None, views=(None, None), **start):
+    """Two logged-in players on a new game's page; returns (path, names, pages)."""
+    names = new_players(server, f"{game[:3]}p", f"{game[:3]}q")
+    path = start_game(server, game, *names, options=options or {}, **start)
+    pages = []
+    for name, view in zip(names, views):
+        page = new_page(**(view or {}))
+        log_in(page, server, name)
+        open_game(page, server, path)
+        pages.append(page)
+    return path, names, pages
+
+
+# -- 1. replay panels show the position on the board -------------------------------------------
+
+def test_item01_panels_and_clocks_follow_the_replayed_ply(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    # Hadron 5+0, each action ten seconds after the one before.
+    pk, plies, names = play_on_server(server, "hadron", {"size": 5}, seed=4, time="5+0", step=10)
+    page = new_page(viewport=DESKTOP)
+    page.goto(server.url + f"/game/{pk}/?ply=3")
+    expect_replay_at(page, 3)
+    cards = page.locator("#players .player")
+    # After three actions: Red placed two tiles (twenty seconds spent), Blue one (ten).
+    expect(cards.nth(0).locator(".extra")).to_have_text("2 tiles")
+    expect(cards.nth(1).locator(".extra")).to_have_text("1 tile")
+    expect(cards.nth(0).locator(".clock")).to_have_text("4:40")
+    expect(cards.nth(1).locator(".clock")).to_have_text("4:50")
+    shoot_both(page, screenshot_dir, "01-hadron-ply3")
+    page.keyboard.press("ArrowRight")
+    expect_replay_at(page, 4)
+    expect(cards.nth(1).locator(".extra")).to_have_text("2 tiles")
+    expect(cards.nth(1).locator(".clock")).to_have_text("4:40")
+    # The last position: the game's own final counts.
+    page.keyboard.press("End")
+    expect_replay_at(page, plies)
+    actions = page.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
+    final = games.get("hadron").replay({"size": 5}, actions)
+    expect(cards.nth(0).locator(".extra")).to_have_text(final.tallies()[0])
+    expect(cards.nth(1).locator(".extra")).to_have_text(final.tallies()[1])
+
+    # Colorful: the groups panel and the scores are those of the ply shown.
+    cpk, cplies, _ = play_on_server(server, "colorful", {"board": "hexhex", "size": 3}, seed=2)
+    colorful = new_page(viewport=DESKTOP)
+    colorful.goto(server.url + f"/game/{cpk}/?ply=5")
+    expect_replay_at(colorful, 5)
+    actions = colorful.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
+    at5 = games.get("colorful").replay({"board": "hexhex", "size": 3}, actions[:5])
+    scoring = [g for g in at5.to_dict()["board"]["groups"] if g["score"] is not None]
+    expect(colorful.locator("#groups .group[data-cells]")).to_have_count(len(scoring))
+    expect(colorful.locator("#players .player").nth(0).locator(".extra")).to_have_text(at5.tallies()[0])
+    shoot_both(colorful, screenshot_dir, "01-colorful-ply5")
+
+
+# -- 2. "Offline" clears when the network comes back -------------------------------------------
+
+def test_item02_offline_label_clears_when_the_network_returns(daphne_server, new_page,
+                                                              screenshot_dir):
+    path, names, (alice, bob) = seat_two(daphne_server, new_page, "hadron", {"size": 5})
+    alice.context.set_offline(True)
+    expect(alice.locator("#connection")).to_have_text(re.compile("Offline"))
+    expect(alice.locator("#game-page")).to_have_class(re.compile(r"\bdisconnected\b"))
+    shoot(alice, screenshot_dir, "issue10-02-offline")
+    alice.context.set_offline(False)
+    # Back within seconds (the issue saw it stay for over 50 s), while the game goes on.
+    expect(alice.locator("#connection")).to_have_class(re.compile(r"\bopen\b"), timeout=10_000)
+    expect(alice.locator("#connection")).to_have_text("Live")
+    expect(alice.locator("#game-page")).not_to_have_class(re.compile(r"\bdisconnected\b"))
+    click_cell(alice, "c3")
+    wait_ply(bob, 1)
+    click_cell(bob, "a1")
+    wait_ply(alice, 2)
+    shoot_both(alice, screenshot_dir, "02-back-online")
+
+
+# -- 3. a spectator looking back is told what the board shows ----------------------------------
+
+def test_item03_spectator_looking_back_sees_what_is_shown_and_a_way_back(
+        daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    path, names, (alice, bob) = seat_two(server, new_page, "hadron", {"size": 5})
+    spectator = new_page(**TOUCH_PHONE)
+    open_game(spectator, server, path)
+    state = games.get("hadron").new(size=5)
+    for action in ("c3", "a1", "e5", "a5"):
+        click_cell((alice, bob)[state.to_move], action)
+        state = state.play(action)
+        wait_ply(spectator, state.ply)
+    spectator.keyboard.press("ArrowLeft")
+    spectator.keyboard.press("ArrowLeft")
+    expect_replay_at(spectator, 2)
+    # Not "LIVE · Red to place a tile" over an old position.
+    expect(spectator.locator("#prompt-who")).to_have_text("Replay")
+    expect(spectator.locator("#prompt")).to_contain_text("After action 2 of 4")
+    shoot_both(spectator, screenshot_dir, "03-looking-back")
+    # The game ends meanwhile: the banner says what the board shows and the way back stays.
+    bob.click("#resign")
+    bob.click("#resign-yes")
+    expect_banner(spectator, f"{names[1]} resigned")
+    expect(spectator.locator("#banner-shown")).to_contain_text("After action 2 of 4")
+    back = spectator.locator(".replay-live")
+    expect(back).to_be_visible()
+    shoot_both(spectator, screenshot_dir, "03-ended-while-looking-back")
+    back.click()
+    expect_replay_at(spectator, 4)
+    expect(spectator.locator("#banner-shown")).to_be_empty()
+    expect(back).to_be_hidden()
+
+
+# -- 4. "Play" links open the game they name ---------------------------------------------------
+
+def test_item04_play_links_choose_their_game(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    (name,) = new_players(server, "linker")
+    page = new_page(viewport=DESKTOP)
+    log_in(page, server, name)
+    page.goto(server.url + "/rules/tripen/")
+    page.get_by_role("link", name="Play Tripen").click()
+    page.wait_for_url("**/play/?game=tripen")
+    expect(page.locator("#id_game")).to_have_value("tripen")
+    expect(page.locator('fieldset.game-options[data-game="tripen"]')).to_be_visible()
+    expect(page.locator('fieldset.game-options[data-game="hadron"]')).to_be_hidden()
+    shoot_both(page, screenshot_dir, "04-play-tripen")
+    page.goto(server.url + "/")
+    page.locator(".game-card", has_text="Colorful Connection").get_by_role("link", name="Play").click()
+    expect(page.locator("#id_game")).to_have_value("colorful")
+
+
+# -- 5. one wording for boards, and "1 tile" ---------------------------------------------------
+
+def test_item05_one_wording_for_boards_and_counts(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    cpath, _, _ = seat_two(server, new_page, "colorful", {"board": "long", "size": 4})
+    path, names, (alice, bob) = seat_two(server, new_page, "hadron", {"size": 5})
+    viewer = new_page(viewport=DESKTOP)
+    viewer.goto(server.url + cpath)
+    expect(viewer.locator("#options-text")).to_have_text("long board side 4")
+    viewer.goto(server.url + "/watch/?game=colorful")
+    row = viewer.locator(f'#watch-game-{cpath.strip("/").split("/")[-1]}')
+    expect(row).to_contain_text("long board side 4")
+    click_cell(alice, "c3")
+    wait_ply(bob, 1)
+    expect(bob.locator('#players .player[data-player="0"] .extra')).to_have_text("1 tile")
+    expect(bob.locator('#players .player[data-player="1"] .extra')).to_have_text("0 tiles")
+    expect(bob.locator("#options-text")).to_have_text("5×5")
+    shoot_both(bob, screenshot_dir, "05-one-tile")
+    lobby = new_page(viewport=DESKTOP)
+    log_in(lobby, server, names[0])
+    open_lobby(lobby, server)
+    lobby.select_option("#id_game", "colorful")
+    expect(lobby.locator("#id_colorful_board option[value=long]")).to_have_text("long board")
+    expect(lobby.locator("#id_colorful_size option[value='4']")).to_have_text("side 4")
+
+
+# -- 6. the log-in error is true ---------------------------------------------------------------
+
+def test_item06_login_error_says_usernames_ignore_case(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    (name,) = new_players(server, "Casey")
+    page = new_page(**TOUCH_PHONE)
+    page.goto(server.url + "/accounts/login/")
+    page.fill("input[name=username]", name.upper())
+    page.fill("input[name=password]", PASSWORD + "x")
+    page.click("form.stacked button[type=submit]")
+    error = page.locator(".errorlist.nonfield")
+    expect(error).to_contain_text("Usernames ignore case; passwords do not.")
+    expect(error).not_to_contain_text("both fields may be case-sensitive")
+    shoot_both(page, screenshot_dir, "06-login-error")
+    # And it is so: the same name in capitals with the right password logs in.
+    page.fill("input[name=username]", name.upper())
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.stacked button[type=submit]")
+    expect(page.locator(".account-nav .who")).to_have_text(name)
+
+
+# -- 7. watcher counts match what players see --------------------------------------------------
+
+def test_item07_watcher_count_matches_the_players_and_ends_with_the_game(
+        daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    path, names, (alice, bob) = seat_two(server, new_page, "hadron", {"size": 5})
+    spectator = new_page(viewport=DESKTOP)
+    open_game(spectator, server, path)
+    for page in (alice, bob):
+        expect(page.locator("#watchers")).to_have_text("1 watching")
+    expect(spectator.locator("#watchers")).to_have_text("1 watching (you included)")
+    shoot(spectator, screenshot_dir, "issue10-07-spectator-counted")
+    alice.click("#abort")
+    for page in (alice, bob, spectator):
+        expect_banner(page, f"Aborted by {names[0]}")
+        expect(page.locator("#watchers")).to_be_hidden()
+    # A finished game's page, opened later, does not count its reader as watching.
+    reader = new_page(**TOUCH_PHONE)
+    reader.goto(server.url + path)
+    expect(reader.locator("#board [data-cell]").first).to_be_visible()
+    expect(reader.locator("#watchers")).to_be_hidden()
+    shoot_both(reader, screenshot_dir, "07-finished-no-count", full_page=True)
+
+
+# -- 8. 404 and 500 pages in the site's layout -------------------------------------------------
+
+def test_item08_error_pages_have_the_layout_and_a_way_on(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    page = new_page(**TOUCH_PHONE)
+    response = page.goto(server.url + "/no-such-page/")
+    assert response.status == 404
+    expect(page.locator("h1")).to_have_text("Page not found")
+    expect(page.locator(".site-header .main-nav")).to_be_visible()
+    expect(page.locator(".ways-on").get_by_role("link", name="Home")).to_be_visible()
+    shoot_both(page, screenshot_dir, "08-404-phone")
+    assert page.request.get(server.url + "/game/999999/").status == 404
+    # The 500 page as Django renders it (no request, no context processors), in the browser.
+    from django.template.loader import render_to_string
+    html = render_to_string("500.html")
+    desktop = new_page(viewport=DESKTOP)
+    desktop.goto(server.url + "/no-such-page/")
+    desktop.set_content(html)
+    expect(desktop.locator("h1")).to_have_text("Something went wrong on our side")
+    expect(desktop.locator(".ways-on").get_by_role("link", name="Play")).to_be_visible()
+    shoot_both(desktop, screenshot_dir, "08-500-desktop")
+    desktop.get_by_role("link", name="Archive").first.click()
+    desktop.wait_for_url("**/archive/")
+
+
+# -- 9. legal-move hints without hover ---------------------------------------------------------
+
+def test_item09_hints_show_on_a_touch_screen_and_can_be_hidden(daphne_server, new_page,
+                                                               screenshot_dir):
+    path, names, (alice, bob) = seat_two(daphne_server, new_page, "hadron", {"size": 5},
+                                         views=(TOUCH_PHONE, None))
+    click_cell(alice, "c3")
+    wait_ply(bob, 1)
+    click_cell(bob, "a1")
+    wait_ply(alice, 2)
+    legal = games.get("hadron").new(size=5).play("c3").play("a1").legal_actions()
+    dots = alice.locator("#board .cell.legal .dot")
+    expect(dots).to_have_count(len(legal))
+    # No pointer over the board: the dots show all the same.
+    expect(dots.first).to_have_css("opacity", "0.5")
+    expect(alice.locator('#board [data-cell="b3"] .dot')).to_have_css("opacity", "0")
+    shoot_both(alice, screenshot_dir, "09-hints-phone")
+    alice.locator("#pref-hints").uncheck()
+    expect(dots.first).to_have_css("opacity", "0")
+    alice.reload()
+    expect(alice.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
+    expect(alice.locator("#pref-hints")).not_to_be_checked()
+    expect(alice.locator("#board .cell.legal .dot").first).to_have_css("opacity", "0")
+    shoot(alice, screenshot_dir, "issue10-09-hints-off-light")
+    alice.locator("#pref-hints").check()
+
+
+# -- 10. notices hide nothing ------------------------------------------------------------------
+
+def boxes_overlap(a, b):
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def test_item10_notices_never_cover_the_board(daphne_server, new_page, screenshot_dir):
+    path, names, (alice, bob) = seat_two(daphne_server, new_page, "hadron", {"size": 5},
+                                         views=(None, TOUCH_PHONE))
+    click_cell(alice, "c3")
+    wait_ply(bob, 1)
+    refused = games.get("hadron").new(size=5).play("c3")
+    with pytest.raises(games.IllegalAction) as reason:
+        refused.play("b3")
+    bob.locator('#board [data-cell="b3"]').tap()
+    expect_notice(bob, str(reason.value))
+    notice = bob.locator("#notice").bounding_box()
+    board = bob.locator("#board").bounding_box()
+    assert not boxes_overlap(notice, board), (notice, board)
+    assert notice["y"] + notice["height"] <= 844, "the notice is on the first screen"
+    shoot_both(bob, screenshot_dir, "10-notice-phone")
+    # On a desktop too, and the cells under the old place of the notice stay clickable.
+    click_cell(bob, "a1")
+    wait_ply(alice, 2)
+    click_cell(alice, "b3")
+    expect(alice.locator("#notice")).to_be_visible()
+    assert not boxes_overlap(alice.locator("#notice").bounding_box(),
+                             alice.locator("#board").bounding_box())
+    shoot_both(alice, screenshot_dir, "10-notice-desktop")
+
+
+# -- 12. Colorful Connection under colour blindness --------------------------------------------
+
+def emulate_vision(page, kind):
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": kind})
+    return cdp
+
+
+def lab(rgb):
+    """CIELAB of an sRGB pixel (0..255), for colour differences as people see them."""
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = map(linear, rgb[:3])
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t):
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+
+
+def stone_colours(page, path, cells):
+    """The colour of each cell's stone as the screen shows it (a point beside the letter)."""
+    from PIL import Image
+    page.screenshot(path=str(path))
+    image = Image.open(path).convert("RGB")
+    scale = image.width / page.viewport_size["width"]
+    colours = {}
+    for cell in cells:
+        box = page.locator(f'#board [data-cell="{cell}"] .stone').bounding_box()
+        x = box["x"] + box["width"] * 0.5
+        y = box["y"] + box["height"] * 0.8
+        colours[cell] = image.getpixel((round(x * scale), round(y * scale)))
+    return colours
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_item12_colorful_stones_read_under_colour_blindness(daphne_server, new_page,
+                                                           screenshot_dir, scheme):
+    import math
+    server = daphne_server
+    # R and P from Player 1, B and G from Player 2, on a side-3 board.
+    names = new_players(server, "cvda", "cvdb")
+    path = start_game(server, "colorful", *names, options={"board": "hexhex", "size": 3})
+    server.shell(
+        "from django.contrib.auth import get_user_model\nfrom play import services\n"
+        f"game = services.load({int(path.strip('/').split('/')[-1])})\n"
+        "for ply, action in enumerate(['R@A1', 'B@C1', 'G@E3', 'P@C5', 'R@A3']):\n"
+        "    game = services.load(game.pk)\n"
+        "    player = game.players()[game.player_of(game.state().to_move)]\n"
+        "    services.play(game.pk, player, ply, action)\n")
+    page = new_page(viewport=DESKTOP, color_scheme=scheme)
+    page.goto(server.url + path)
+    cells = {"R": "A1", "B": "C1", "G": "E3", "P": "C5"}
+    for colour, cell in cells.items():
+        expect(page.locator(f'#board [data-cell="{cell}"] .letter')).to_have_text(colour)
+    for kind in ("deuteranopia", "protanopia"):
+        cdp = emulate_vision(page, kind)
+        seen = stone_colours(page, screenshot_dir / f"issue10-12-{kind}-{scheme}.png", cells.values())
+        seen = {colour: lab(seen[cell]) for colour, cell in cells.items()}
+        for a, b in (("R", "G"), ("P", "G"), ("R", "P"), ("B", "G"), ("R", "B"), ("P", "B")):
+            difference = math.dist(seen[a], seen[b])
+            assert difference > 20, f"{kind}, {scheme}: {a} and {b} differ by only {difference:.1f}"
+        cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": "none"})
+        cdp.detach()
+    shoot(page, screenshot_dir, f"issue10-12-normal-{scheme}")
+
+
+# -- 13. why the game ended, on the board ------------------------------------------------------
+
+def test_item13_the_final_position_shows_why_the_game_ended(daphne_server, new_page,
+                                                           screenshot_dir):
+    server = daphne_server
+    page = new_page(viewport=DESKTOP)
+    for game, options, seed in (("tripen", {"size": 5}, 3), ("hadron", {"size": 5}, 2),
+                                ("copolymer", {"size": 4}, 1),
+                                ("colorful", {"board": "hexhex", "size": 3}, 4)):
+        pk, plies, _ = play_on_server(server, game, options, seed=seed)
+        page.goto(server.url + f"/game/{pk}/")
+        expect_replay_at(page, plies)
+        actions = page.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
+        ending = games.get(game).replay(options, actions).ending()
+        expect(page.locator("#ending-caption")).to_have_text(ending["caption"])
+        if game == "tripen":
+            expect(page.locator("#board .token.chain")).to_have_count(len(ending["chain"]))
+            expect(page.locator("#board.ending-chain")).to_have_count(1)
+        elif game == "hadron":
+            expect(page.locator("#board .cell.blocked")).to_have_count(len(ending["cells"]))
+            expect(page.locator("#board .cell.blocked .cross").first).to_have_css("opacity", "0.85")
+        else:
+            expect(page.locator("#board .cell.decisive")).to_have_count(len(ending["cells"]))
+        shoot_both(page, screenshot_dir, f"13-{game}-ending")
+        # An earlier position shows no ending; the last one shows it again.
+        page.keyboard.press("ArrowLeft")
+        expect_replay_at(page, plies - 1)
+        expect(page.locator("#ending-caption")).to_be_hidden()
+        expect(page.locator("#board.ending-chain, #board[class*=ending-]")).to_have_count(0)
+        page.keyboard.press("End")
+        expect(page.locator("#ending-caption")).to_have_text(ending["caption"])
+
+
+def test_item13_live_players_see_the_ending_at_once(daphne_server, new_page, screenshot_dir):
+    path, names, pages = seat_two(daphne_server, new_page, "hadron", {"size": 5},
+                                  views=({"viewport": DESKTOP, "color_scheme": "dark"}, TOUCH_PHONE))
+    state = games.get("hadron").new(size=5)
+    while not state.is_over:
+        action = sorted(state.legal_actions())[0]
+        click_cell(pages[state.to_move], action)
+        state = state.play(action)
+        for page in pages:
+            wait_ply(page, state.ply)
+    ending = state.ending()
+    for page in pages:
+        expect(page.locator("#ending-caption")).to_have_text(ending["caption"])
+        expect(page.locator("#board .cell.blocked")).to_have_count(len(ending["cells"]))
+    shoot(pages[0], screenshot_dir, "issue10-13-live-hadron-dark")
+    shoot(pages[1], screenshot_dir, "issue10-13-live-hadron-phone-light", full_page=True)
+
+
+# -- 14. sounds, confirm move, flip ------------------------------------------------------------
+
+RECORD_SOUNDS = """() => {
+  window.__sounds = [];
+  document.addEventListener("tessera:sound", (e) => window.__sounds.push(e.detail));
+}"""
+
+
+def test_item14_sounds_mute_confirm_and_flip(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    path, names, (alice, bob) = seat_two(server, new_page, "hadron", {"size": 5}, days="3")
+    for page in (alice, bob):
+        page.evaluate(RECORD_SOUNDS)
+    click_cell(alice, "c3")
+    wait_ply(bob, 1)
+    bob.wait_for_function("window.__sounds.includes('move')")
+    # Muted: remembered across a reload; no sound is played.
+    bob.click("#sound")
+    expect(bob.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    bob.reload()
+    expect(bob.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
+    bob.evaluate(RECORD_SOUNDS)
+    expect(bob.locator("#sound")).to_have_text("♪ Sound off")
+    # Confirm moves (a correspondence game): the pick waits for Confirm.
+    bob.locator("#pref-confirm").check()
+    click_cell(bob, "a1")
+    expect(bob.locator("#confirm-move")).to_be_visible()
+    expect(bob.locator("#confirm-text")).to_have_text("Play a1?")
+    shoot_both(bob, screenshot_dir, "14-confirm-move")
+    expect(alice.locator("#game-page")).to_have_attribute("data-ply", "1")
+    bob.click("#confirm-no")
+    expect(bob.locator("#confirm-move")).to_be_hidden()
+    click_cell(bob, "a1")
+    bob.click("#confirm-yes")
+    wait_ply(alice, 2)
+    alice.wait_for_function("window.__sounds.filter(s => s === 'move').length >= 1")
+    click_cell(alice, "e5")
+    wait_ply(bob, 3)
+    assert bob.evaluate("window.__sounds") == []
+    # Flip: a1 (bottom left) goes to the top right; the labels stay upright.
+    before = bob.locator('#board [data-cell="a1"]').bounding_box()
+    bob.click("#flip")
+    expect(bob.locator("#board")).to_have_class(re.compile(r"\bflipped\b"))
+    after = bob.locator('#board [data-cell="a1"]').bounding_box()
+    assert after["y"] < before["y"] and after["x"] > before["x"]
+    shoot_both(bob, screenshot_dir, "14-flipped")
+    # A click on the flipped board still takes the cell under it.
+    legal = games.get("hadron").new(size=5).play("c3").play("a1").play("e5").legal_actions()
+    click_cell(bob, sorted(legal)[0])
+    expect(bob.locator("#confirm-text")).to_have_text(f"Play {sorted(legal)[0]}?")
+    bob.click("#confirm-yes")
+    wait_ply(alice, 4)
+    bob.click("#flip")
+    bob.locator("#pref-confirm").uncheck()
+    bob.click("#sound")
+
+
+def test_item14_end_and_continuation_sounds(daphne_server, new_page):
+    path, names, (alice, bob) = seat_two(daphne_server, new_page, "copolymer", {"size": 4})
+    for page in (alice, bob):
+        page.evaluate(RECORD_SOUNDS)
+    state = games.get("copolymer").new(size=4)
+    pages = (alice, bob)
+    heard_continuation = False
+    import random
+    rng = random.Random(7)
+    while not state.is_over:
+        mover = state.to_move
+        action = rng.choice(state.legal_actions())
+        click_cell(pages[mover], action)
+        state = state.play(action)
+        wait_ply(bob, state.ply)
+        if not state.is_over and state.to_move == mover:
+            heard_continuation = True
+            bob.wait_for_function("window.__sounds.includes('continuation')")
+    assert heard_continuation
+    bob.wait_for_function("window.__sounds.at(-1) === 'end'")
+
+
+# -- 15. "New opponent" after a game -----------------------------------------------------------
+
+def test_item15_new_opponent_posts_the_same_seek(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    path, names, (alice, bob) = seat_two(server, new_page, "hadron", {"size": 7}, time="3+2",
+                                         views=(TOUCH_PHONE, None))
+    expect(alice.locator("#new-opponent")).to_be_hidden()
+    bob.click("#resign")
+    bob.click("#resign-yes")
+    expect_banner(alice, f"{names[1]} resigned")
+    button = alice.locator("#new-opponent")
+    expect(button).to_be_visible()
+    expect(alice.locator("#rematch")).to_be_visible()
+    shoot_both(alice, screenshot_dir, "15-after-the-game", full_page=True)
+    button.click()
+    alice.wait_for_url("**/play/")
+    row = alice.locator("#seek-list tr.seek.mine")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Hadron")
+    expect(row).to_contain_text("7×7")
+    expect(row).to_contain_text("3+2")
+    shoot_both(alice, screenshot_dir, "15-seek-posted")
+    row.get_by_role("button", name="Cancel").click()
+    expect(alice.locator("#seek-list tr.seek.mine")).to_have_count(0)
+
+
+# -- 17. a seek closed while its owner was away -------------------------------------------------
+
+def test_item17_owner_is_told_their_seek_closed_while_away(daphne_server, new_page,
+                                                          screenshot_dir):
+    server = daphne_server
+    (name,) = new_players(server, "leaver")
+    page = new_page(viewport=DESKTOP)
+    log_in(page, server, name)
+    open_lobby(page, server)
+    page.select_option("#id_game", "tripen")
+    page.locator("#new-game button.primary").click()
+    expect(page.locator("#seek-list tr.seek.mine")).to_have_count(1)
+    page.goto(server.url + "/rules/")
+    # The lobby closes it once the owner has been gone for its grace period.
+    check = ("from lobby.models import Seek; "
+             f"print(Seek.objects.filter(owner__username={name!r}, status='expired').count())")
+    for _ in range(120):
+        if server.shell(check).split()[-1] == "1":
+            break
+    else:
+        pytest.fail("the seek did not close")
+    open_lobby(page, server)
+    card = page.locator("#expired-seeks")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("Tripen 7×7")
+    expect(card).to_contain_text("you left it")
+    shoot_both(page, screenshot_dir, "17-seek-closed-while-away")
+    # Said once: the next visit does not repeat it. "Post it again" opens it again.
+    card.get_by_role("button", name="Post it again").click()
+    page.wait_for_url("**/play/")
+    expect(page.locator("#expired-seeks")).to_have_count(0)
+    expect(page.locator("#seek-list tr.seek.mine")).to_have_count(1)
