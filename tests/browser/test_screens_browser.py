@@ -615,3 +615,58 @@ def test_item16_watch_rows_and_featured_game_show_clocks_and_watchers(
     phone.goto(server.url + "/watch/?game=hadron")
     expect(phone.locator(f"#watch-game-{game_id} .row-clock")).to_have_count(2)
     shoot_both(phone, screenshot_dir, "16-watch-clocks-phone", full_page=True)
+
+
+# -- 11. a phone: the header, the buttons, the Archive's filter, big boards ----------------------
+
+def test_item11_phone_layout_reaches_everything(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    path, names, (alice, bob) = seat_two(server, new_page, "hadron", {"size": 5},
+                                         views=(TOUCH_PHONE, None))
+    header = alice.locator(".site-header").bounding_box()
+    assert header["height"] <= 64, header
+    # The account links are behind the menu button, one tap away.
+    expect(alice.locator(".account-nav .who")).to_be_hidden()
+    alice.locator(".menu-button").tap()
+    expect(alice.locator(".account-nav .who")).to_be_visible()
+    shoot_both(alice, screenshot_dir, "11-phone-menu")
+    alice.locator(".menu-button").tap()
+    # Resign and Abort sit under the board, above the replay bar, on the first screen.
+    abort = alice.locator("#abort").bounding_box()
+    board = alice.locator("#board").bounding_box()
+    replay = alice.locator("#replay").bounding_box()
+    assert board["y"] + board["height"] <= abort["y"] < replay["y"], (board, abort, replay)
+    assert abort["y"] + abort["height"] <= 844
+    board_width = alice.locator("#board").bounding_box()["width"]
+    assert board_width >= 370, "the board takes the phone's width"
+    shoot_both(alice, screenshot_dir, "11-phone-game")
+
+    # The Archive: a game is on the first screen, the rarer filters folded away.
+    play_on_server(server, "hadron", {"size": 5}, seed=1)
+    alice.goto(server.url + "/archive/")
+    first = alice.locator(".archive-row").first.bounding_box()
+    assert first["y"] < 844, first
+    expect(alice.locator(".more-filters")).not_to_have_attribute("open", "")
+    expect(alice.locator("#id_reason")).to_be_hidden()
+    shoot_both(alice, screenshot_dir, "11-phone-archive")
+    alice.goto(server.url + "/archive/?reason=resign")
+    expect(alice.locator(".more-filters")).to_have_attribute("open", "")
+    expect(alice.locator("#id_reason")).to_be_visible()
+
+    # Tripen 13: the zoom makes the board twice as wide and its labels readable.
+    tpath, _, (red, _blue) = seat_two(server, new_page, "tripen", {"size": 13},
+                                      views=(TOUCH_PHONE, None))
+    label = red.locator("#board .labels text").first
+    small = red.evaluate("t => t.getBoundingClientRect().height", label.element_handle())
+    red.locator("#zoom").tap()
+    expect(red.locator("#board-frame")).to_have_class(re.compile(r"\bzoomed\b"))
+    big = red.evaluate("t => t.getBoundingClientRect().height", label.element_handle())
+    assert big >= 1.9 * small and big >= 9, (small, big)
+    frame = red.locator("#board-frame").bounding_box()
+    assert red.locator("#board").bounding_box()["width"] >= 1.9 * frame["width"] - 4
+    # The zoomed board scrolls, and a tap still opens the pose picker of the cell under it.
+    red.locator("#board-frame").evaluate("f => { f.scrollLeft = f.scrollWidth / 3; }")
+    red.locator('#board [data-cell="g7"]').tap()
+    expect(red.locator(".tripen-picker")).to_be_visible()
+    expect(red.locator(".tripen-picker")).to_contain_text("g7")
+    shoot_both(red, screenshot_dir, "11-phone-tripen13-zoomed")
