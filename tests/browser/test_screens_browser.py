@@ -670,3 +670,49 @@ def test_item11_phone_layout_reaches_everything(daphne_server, new_page, screens
     expect(red.locator(".tripen-picker")).to_be_visible()
     expect(red.locator(".tripen-picker")).to_contain_text("g7")
     shoot_both(red, screenshot_dir, "11-phone-tripen13-zoomed")
+
+
+# -- 13 (exports) and 19. the ending in the SVG; PNG and animated GIF exports -------------------
+
+def test_item13_item19_exports_show_the_ending_and_come_as_png_and_gif(
+        daphne_server, new_page, screenshot_dir):
+    from PIL import Image
+    server = daphne_server
+    pk, plies, _ = play_on_server(server, "tripen", {"size": 5}, seed=3)
+    page = new_page(**TOUCH_PHONE)
+    page.goto(server.url + f"/game/{pk}/")
+    expect_replay_at(page, plies)
+    actions = page.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
+    ending = games.get("tripen").replay({"size": 5}, actions).ending()
+
+    with page.expect_download() as svg_file:
+        page.locator(".position-svg").click()
+    drawing = open(svg_file.value.path(), encoding="utf-8").read()
+    assert drawing.count(" chain\"") == len(ending["chain"])
+    assert ending["caption"].split()[0] in drawing and 'class="caption"' in drawing
+
+    with page.expect_download() as png_file:
+        page.get_by_role("link", name="(.png)").click()
+    assert png_file.value.suggested_filename == f"tessera-{pk}-tripen-ply{plies}.png"
+    still = Image.open(png_file.value.path())
+    assert still.format == "PNG" and still.width == 640
+    still.save(screenshot_dir / "issue10-19-export-tripen-final.png")
+
+    with page.expect_download() as gif_file:
+        page.get_by_role("link", name="the whole game (.gif)").click()
+    assert gif_file.value.suggested_filename == f"tessera-{pk}-tripen-ply{plies}.gif"
+    film = Image.open(gif_file.value.path())
+    assert film.format == "GIF" and film.n_frames == plies + 1 and film.is_animated
+    for frame in (0, plies // 2, plies):
+        film.seek(frame)
+        film.convert("RGB").save(screenshot_dir / f"issue10-19-gif-frame-{frame}.png")
+    # The first frame is the empty board, the last the final position with its chain.
+    film.seek(0)
+    empty = film.convert("RGB")
+    film.seek(plies)
+    assert film.convert("RGB").getcolors(1 << 16) != empty.getcolors(1 << 16)
+    # An earlier ply exports that ply.
+    page.keyboard.press("Home")
+    expect_replay_at(page, 0)
+    expect(page.locator(".position-png")).to_have_attribute("href", f"/game/{pk}/position/0.png")
+    shoot_both(page, screenshot_dir, "19-export-links", full_page=True)
