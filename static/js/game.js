@@ -4,13 +4,12 @@
 // only source of truth about the position: the page decides no rules, it shows what the
 // server sends and sends what the player picks. The same page shows a finished game: then it
 // is a replay viewer.
-import { loadBoard } from "./boards/index.js";
 import { byId as $ } from "./dom.js";
 import { applyAction, applyEnd, gameSocketPath, isLive, isMyTurn } from "./live-game.js";
 import { renderMoveList } from "./movelist.js";
 import { Notice } from "./notice.js";
 import { createReplay } from "./replay.js";
-import { ClockHistory } from "./replay/clocks.js";
+import { ClockHistory } from "./replay/positions.js";
 import { bindCheckbox, getPref, onPrefChange, setPref } from "./prefs.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 import { playSound } from "./sounds.js";
@@ -191,6 +190,13 @@ function showConnection() {
 
 // ---------------------------------------------------------------- the board
 
+// The board module of the game's board kind ("hex", "square", "tripen": state.board.kind),
+// loaded when first needed (the page preloads it). Each exports createBoard(svg, {onAction,
+// game}).
+function loadBoard(kind) {
+  return import(new URL(`./boards/${kind}.js`, import.meta.url).href);
+}
+
 function mountBoard() {
   const kind = game.state.board.kind;
   loadBoard(kind)
@@ -199,6 +205,8 @@ function mountBoard() {
       const onAction = (action) => replay.action(action) || play(action);
       board = module.createBoard(svg, { onAction, game: game.game });
       renderBoard();
+      // The server's drawing of the position has done its job.
+      $("board-picture")?.remove();
     })
     .catch((error) => notice.show(`The ${kind} board could not be drawn: ${error.message}`, "error"));
 }
@@ -278,6 +286,7 @@ $("zoom").addEventListener("click", () => {
   const zoomed = $("board-frame").classList.toggle("zoomed");
   pressed("zoom", zoomed);
 });
+$("board-tools").hidden = false; // buttons that need this script
 bindCheckbox($("pref-hints"), "hints");
 bindCheckbox($("pref-confirm"), "confirmMove");
 onPrefChange(() => {

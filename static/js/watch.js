@@ -3,7 +3,6 @@
 // replaces and removes them), and shows the featured game on a live board fed by that game's
 // own socket /ws/game/<id>/, as any spectator's. The watch socket says which game to feature;
 // when the featured game ends it names the next one. Protocol: site/watch/consumers.py.
-import { loadBoard } from "./boards/index.js";
 import { Clocks, formatClock } from "./clock.js";
 import { SVG_NS } from "./boards/svg.js";
 import { byId as $, el } from "./dom.js";
@@ -283,6 +282,11 @@ async function renderFeatured() {
   showWatchers(game.presence && game.presence.watchers);
   featuredClocks.update(playing ? game.clocks : { ...game.clocks, running: null });
   await drawBoard(id, game);
+}
+
+// The board module of a board kind, loaded when the featured game first needs it.
+function loadBoard(kind) {
+  return import(new URL(`./boards/${kind}.js`, import.meta.url).href);
 }
 
 async function drawBoard(id, game) {

@@ -716,3 +716,34 @@ def test_item13_item19_exports_show_the_ending_and_come_as_png_and_gif(
     expect_replay_at(page, 0)
     expect(page.locator(".position-png")).to_have_attribute("href", f"/game/{pk}/position/0.png")
     shoot_both(page, screenshot_dir, "19-export-links", full_page=True)
+
+
+# -- 18. the game page without JavaScript ------------------------------------------------------
+
+def test_item18_game_page_reads_without_javascript(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    pk, plies, names = play_on_server(server, "copolymer", {"size": 4}, seed=6)
+    page = new_page(viewport=PHONE, java_script_enabled=False)
+    page.goto(server.url + f"/game/{pk}/")
+    picture = page.locator("#board-picture svg")
+    expect(picture).to_be_visible()
+    # The final position, drawn by the server from the engine: every cell claimed.
+    expect(picture.locator("[data-cell]")).to_have_count(37)
+    expect(picture.locator(".cell.side-0, .cell.side-1")).to_have_count(37)
+    expect(page.locator("#moves .act")).to_have_count(plies)
+    expect(page.locator("#banner")).to_be_visible()
+    expect(page.locator("#banner-title")).to_contain_text("wins")
+    shoot_both(page, screenshot_dir, "18-no-javascript", full_page=True)
+    # A move in the list shows the position after it.
+    page.locator('#moves .act[data-ply="5"]').click()
+    page.wait_for_url(f"**/game/{pk}/?ply=5")
+    expect(page.locator("#board-picture svg .cell.side-0, #board-picture svg .cell.side-1")).to_have_count(
+        len([c for c in games.get("copolymer").replay(
+            {"size": 4}, page.eval_on_selector_all("#moves .act", "ns => ns.map(n => n.textContent)")[:5]
+        ).to_dict()["board"]["cells"] if c["owner"] is not None]))
+    expect(page.locator('#moves .act[data-ply="5"]')).to_have_class(re.compile(r"\bcurrent\b"))
+    # With JavaScript, the live board takes the picture's place.
+    live = new_page(viewport=PHONE)
+    live.goto(server.url + f"/game/{pk}/")
+    expect(live.locator("#board [data-cell]").first).to_be_visible()
+    expect(live.locator("#board-picture")).to_have_count(0)
