@@ -154,7 +154,8 @@ DRAWERS = {"hex": hex_cells, "square": square_cells, "tripen": tripen_parts}
 def picture(board, palette, *, width_px=480, labels=True, ending=None,
             supersample=SUPERSAMPLE, resample=Image.Resampling.LANCZOS) -> Image.Image:
     """The board (and, for a final position, why it ended) as a Pillow image."""
-    canvas = Canvas(board, width_px, palette, caption_lines(board, ending), supersample)
+    caption = caption_lines(board, ending) if labels else []
+    canvas = Canvas(board, width_px, palette, caption, supersample)
     DRAWERS[board["kind"]](canvas, board, ending)
     if labels:
         size = 0.36 if board["kind"] == "square" else 0.6

@@ -152,12 +152,13 @@ def render(board, *, size_px=None, labels=True, title=None, style=None, ending=N
     board's proportions); without it the SVG scales to its container. `title` becomes the
     accessible name. `style` is CSS put inside the drawing, for an SVG file that stands alone
     (an image export) rather than inside a page styled by site.css. `ending`: the engine's
-    account of why the game ended, marked on the board and written under it."""
+    account of why the game ended, marked on the board and, with the labels, written under
+    it (a thumbnail has neither labels nor caption)."""
     kind = board["kind"]
     if kind not in DRAWERS:
         raise ValueError(f"cannot draw a board of kind {kind!r}")
     minx, miny, width, height = board["viewbox"]
-    lines = caption_lines(board, ending)
+    lines = caption_lines(board, ending) if labels else []
     board_height = height
     height += len(lines) * CAPTION_LINE + (0.3 if lines else 0)
     size = ""

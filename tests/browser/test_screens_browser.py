@@ -33,7 +33,9 @@ def shoot_both(page, screenshot_dir, name, full_page=False):
     for scheme in ("light", "dark"):
         set_scheme(page, scheme)
         # The colours fade from one scheme to the other: shoot once the fades are over.
-        page.evaluate("Promise.all(document.getAnimations().map(a => a.finished)).then(() => 0)")
+        page.evaluate("""Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+            .map((a) => a.finished)).then(() => 0)""")
         shoot(page, screenshot_dir, f"issue10-{name}-{scheme}", full_page=full_page)
 
 
@@ -747,3 +749,27 @@ def test_item18_game_page_reads_without_javascript(daphne_server, new_page, scre
     live.goto(server.url + f"/game/{pk}/")
     expect(live.locator("#board [data-cell]").first).to_be_visible()
     expect(live.locator("#board-picture")).to_have_count(0)
+
+
+def test_item14_low_time_sound_for_the_player_whose_clock_runs_low(daphne_server, new_page):
+    server = daphne_server
+    names = new_players(server, "lowp", "lowq")
+    path = start_game(server, "hadron", *names, options={"size": 5}, time="1+0")
+    game_id = int(path.strip("/").split("/")[-1])
+    # Red's clock: 21.5 seconds left, running from now; the warning comes under 20.
+    server.shell("from django.utils import timezone\nfrom play.models import Game\n"
+                 f"Game.objects.filter(pk={game_id}).update(remaining0_ms=21_500, "
+                 "turn_started_at=timezone.now())\n")
+    pages = []
+    for name in names:
+        page = new_page(viewport=DESKTOP)
+        log_in(page, server, name)
+        page.add_init_script(f"({RECORD_SOUNDS})()")
+        open_game(page, server, path)
+        pages.append(page)
+    red, blue = pages
+    red.wait_for_function("window.__sounds.includes('lowTime')")
+    expect(red.locator('.player[data-player="0"] .clock')).to_have_class(re.compile(r"\blow\b"))
+    # Only the player whose clock it is hears it.
+    expect(blue.locator('.player[data-player="0"] .clock')).to_have_class(re.compile(r"\blow\b"))
+    assert "lowTime" not in blue.evaluate("window.__sounds")
