@@ -27,10 +27,25 @@ class Game:
     sides: tuple[str, str] = ("", "")
     defaults: dict[str, Any] = {}
     state_class: type[State]
+    # What each option is called on a form, for a person.
+    option_names: dict[str, str] = {"size": "Board size", "board": "Board"}
 
     def option_choices(self) -> dict[str, list]:
         """Each option and the values it may take."""
         raise NotImplementedError
+
+    # -- how options read, for every page and export (one wording, declared here) ------------
+
+    def option_value_text(self, option: str, value) -> str:
+        """One option's value as players say it: '7×7', 'side 5', 'long board'."""
+        return str(value)
+
+    def option_label(self, options: dict[str, Any]) -> str:
+        """The board a game is played on, in the one wording every page uses: '7×7',
+        'hexhex side 5', 'long board side 4'. Options left out take their defaults."""
+        full = {**self.defaults, **options}
+        return " ".join(self.option_value_text(option, full[option])
+                        for option in self.option_choices())
 
     def normalize_options(self, **options) -> dict[str, Any]:
         """Fill in defaults and check every option, raising ValueError with a useful message."""
@@ -150,6 +165,17 @@ class State:
         """The actions of the most recent turn, for highlighting."""
         return list(self.actions[-1:])
 
+    def tallies(self) -> list[str]:
+        """What each side has on the board, in words, side 0 first: '23 cells', '1 tile',
+        'scores 7 · 3'; empty strings for a game that counts nothing."""
+        return ["", ""]
+
+    def ending(self) -> dict[str, Any] | None:
+        """Why the game ended, as something to draw on the final position (None while it goes
+        on): `kind` (each game's own), `caption` (a line under the board) and what to mark,
+        e.g. Tripen's winning `chain` of tokens or the `cells` Hadron's loser could not use."""
+        return None
+
     def board_dict(self) -> dict[str, Any]:
         """The board part of to_dict(): what the renderer draws.  Its static parts (geometry,
         labels) are the board's own objects, shared by every state so that to_dict() stays
@@ -244,6 +270,8 @@ class State:
             "result": self.result_text(),
             "legal": self.legal_actions(),
             "last": self.last_turn(),
+            "tallies": self.tallies(),
+            "ending": self.ending() if over else None,
             "board": board,
         }
 

@@ -242,6 +242,28 @@ class ColorfulState(State):
     def last_turn(self) -> list[str]:
         return list(self.actions[self.turn_start:])
 
+    def tallies(self) -> list[str]:
+        scores = self._groups_and_scores()[1]
+        return [f"scores {' · '.join(map(str, s))}" if s else "" for s in scores]
+
+    def ending(self) -> dict[str, Any]:
+        """The groups that decided: each side's group at the first place where the sorted
+        score lists differ (none for a draw)."""
+        groups, scores = self._groups_and_scores()
+        side, k = compare(*scores)
+        deciding = []
+        if side is not None:
+            for s in (side, 1 - side):
+                ranked = sorted((g for g in groups if g["score"] is not None
+                                 and OWNER[g["colour"]] == s),
+                                key=lambda g: (-g["score"], -len(g["cells"])))
+                if k < len(ranked):
+                    deciding.append({"side": s, "score": ranked[k]["score"],
+                                     "cells": list(ranked[k]["cells"])})
+        return {"kind": "groups", "groups": deciding,
+                "cells": [cell for group in deciding for cell in group["cells"]],
+                "caption": self.outcome()}
+
     def board_dict(self) -> dict[str, Any]:
         groups, scores = self._groups_and_scores()
         stones = self.stones
@@ -297,6 +319,11 @@ class Colorful(Game):
 
     def option_choices(self) -> dict[str, list]:
         return {"board": ["hexhex", "long"], "size": [3, 4, 5, 6, 7]}
+
+    def option_value_text(self, option: str, value) -> str:
+        if option == "board":
+            return {"hexhex": "hexhex", "long": "long board"}.get(value, str(value))
+        return f"side {value}"
 
     def check_options(self, options: dict[str, Any]) -> None:
         # The long board is only meant in the sizes the rules name; hexhex takes all of 3..7.

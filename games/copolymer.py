@@ -109,6 +109,17 @@ class CopolymerState(State):
         w = self.winner
         return f"{self.side_name(w)} wins with {self.counts[w]} cells to {self.counts[1 - w]}"
 
+    def tallies(self):
+        return [_cells(n) for n in self.counts]
+
+    def ending(self):
+        """The cell counts, and the winner's cells to mark."""
+        w, (first, second) = self.winner, self.game.sides
+        names = self.board.names
+        return {"kind": "counts", "counts": list(self.counts),
+                "cells": [names[i] for i, owner in enumerate(self.owner) if owner == w],
+                "caption": f"{first} {_cells(self.counts[0])} · {second} {_cells(self.counts[1])}"}
+
     def board_dict(self):
         b = self.board
         return {
@@ -125,6 +136,10 @@ class CopolymerState(State):
         return self.board.text(lambda i: marks[self.owner[i]]) + "\n" + self.tally_line(self.counts)
 
 
+def _cells(n: int) -> str:
+    return f"{n} cell{'' if n == 1 else 's'}"
+
+
 class Copolymer(Game):
     name = "copolymer"
     title = "Copolymer"
@@ -136,6 +151,9 @@ class Copolymer(Game):
 
     def option_choices(self):
         return {"size": list(range(4, 9))}
+
+    def option_value_text(self, option, value):
+        return f"hexhex side {value}"
 
 
 GAME = Copolymer()

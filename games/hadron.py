@@ -99,6 +99,18 @@ class HadronState(State):
     def outcome(self):
         return f"{self.side_name(self.winner)} wins: {self.side_name(self.mover)} has no placement"
 
+    def tallies(self):
+        return [f"{n} tile{'' if n == 1 else 's'}" for n in self.tiles]
+
+    def ending(self):
+        """The empty cells the loser could not use: each has unequal red and blue neighbours."""
+        names, loser = self.board.names, self.side_name(self.mover)
+        empty = [names[i] for i, owner in enumerate(self.owner) if owner is None]
+        why = ("every empty cell touches more tiles of one colour than of the other" if empty
+               else "the board is full")
+        return {"kind": "blocked", "cells": empty,
+                "caption": f"{loser} has no legal placement: {why}"}
+
     def board_dict(self):
         b = self.board
         return {
@@ -141,6 +153,9 @@ class Hadron(Game):
 
     def option_choices(self):
         return {"size": [5, 7, 9, 11]}
+
+    def option_value_text(self, option, value):
+        return f"{value}×{value}"
 
 
 GAME = Hadron()

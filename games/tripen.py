@@ -304,6 +304,38 @@ class TripenState(State):
     def outcome(self):
         return f"{self.side_name(self._winner)} wins: {WIN_TEXT[self._winner]}"
 
+    def ending(self):
+        """The winner's chain from border to border: the fewest tokens that join them."""
+        side = self._winner
+        chain = self.winning_chain()
+        start, end = GOALS[side]
+        return {"kind": "chain", "chain": [self.board.node_names[node] for node in chain],
+                "borders": [start, end],
+                "caption": f"{self.side_name(side)} joined {start} and {end} with a chain of "
+                           f"{len(chain)} tokens"}
+
+    def winning_chain(self) -> list[int]:
+        """The shortest chain of the winner's tokens from one goal border to the other
+        (breadth-first over the joins; the union-find only knows that one exists)."""
+        b, side = self.board, self._winner
+        start, end = GOALS[side]
+        mine = side + 1
+        came_from = {node: None for node, c in enumerate(self.colour)
+                     if c == mine and start in b.borders_touched[node]}
+        queue = list(came_from)
+        for node in queue:
+            if end in b.borders_touched[node]:
+                chain = []
+                while node is not None:
+                    chain.append(node)
+                    node = came_from[node]
+                return chain[::-1]
+            for other in b.joins[node]:
+                if self.colour[other] == mine and other not in came_from:
+                    came_from[other] = node
+                    queue.append(other)
+        raise RuntimeError("internal error: a Tripen winner without a chain")
+
     def tokens(self) -> list[tuple[int, int]]:
         """(node, side) of every token on the board."""
         return [(node, c - 1) for node, c in enumerate(self.colour) if c]
@@ -361,6 +393,9 @@ class Tripen(Game):
 
     def option_choices(self):
         return {"size": list(range(5, 14))}
+
+    def option_value_text(self, option, value):
+        return f"{value}×{value}"
 
 
 GAME = Tripen()

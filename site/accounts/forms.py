@@ -1,6 +1,6 @@
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator, MinLengthValidator
 
 from accounts.models import Profile
@@ -12,6 +12,17 @@ EMAIL_HELP = ("Only to reset a forgotten password, and for the mails you choose 
 USERNAME_HELP = (
     f"{USERNAME_MIN} to {USERNAME_MAX} characters: letters, digits and @ . + - _ only."
 )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, saying what is true here: usernames ignore case (the log-in
+    backend matches them so), passwords do not."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": "Please enter a correct username and password. "
+                         "Usernames ignore case; passwords do not.",
+    }
 
 
 class SignupForm(UserCreationForm):

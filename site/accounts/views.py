@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.views.generic import FormView
 
-from accounts.forms import SettingsForm, SignupForm
+from accounts.forms import LoginForm, SettingsForm, SignupForm
 from accounts.models import profile_of
 
 
@@ -40,6 +40,7 @@ class SignupView(FormErrorMessageMixin, FormView):
 
 class LoginView(FormErrorMessageMixin, auth_views.LoginView):
     template_name = "accounts/login.html"
+    form_class = LoginForm
     redirect_authenticated_user = True
     error_message = "You are not logged in: please check your username and password."
 

@@ -12,8 +12,10 @@ import games
 from play.labels import game_titles
 from archive.positions import parse_line
 
-VARIANTS = [("hexhex", "Hexhex"), ("long", "Long")]
 VARIANT_GAME = "colorful"  # the only game with board variants
+# In the engine's words, like every other page (Game.option_value_text).
+VARIANTS = [(value, games.get(VARIANT_GAME).option_value_text("board", value))
+            for value in games.get(VARIANT_GAME).option_choices()["board"]]
 
 RESULTS = [
     ("", "Any result"),
@@ -62,6 +64,19 @@ class ArchiveFilter(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["size"].choices = [("", "Any size")] + [(s, str(s)) for s in all_sizes()]
+
+    MAIN = ("game", "player")
+
+    def main_fields(self):
+        return [self[name] for name in self.MAIN]
+
+    def more_fields(self):
+        return [field for field in self if field.name not in self.MAIN]
+
+    def more_in_use(self):
+        """How many of the folded filters are set (or wrong): they are shown open then."""
+        return sum(1 for field in self.more_fields()
+                   if field.errors or (self.is_bound and self.data.get(field.html_name)))
 
     def clean_player(self):
         name = self.cleaned_data["player"].strip()

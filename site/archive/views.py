@@ -74,6 +74,32 @@ def position_svg(request, game_id, ply):
 
 
 @require_GET
+def position_png(request, game_id, ply):
+    game = load(game_id)
+    try:
+        data = exports.position_png(game, ply, labels=request.GET.get("labels") != "0")
+    except positions.NoSuchPly as error:
+        return HttpResponse(str(error), status=404, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(data, content_type="image/png")
+    return cacheable(attachment(response, exports.filename(game, "png", ply)))
+
+
+@require_GET
+def game_gif(request, game_id):
+    """The whole game as an animated GIF, up to the ply it has reached."""
+    game = load(game_id)
+    try:
+        data = exports.game_gif(game)
+    except ValueError as error:
+        return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(data, content_type="image/gif")
+    # A game in progress grows: its GIF is only worth keeping once it is over.
+    if not game.is_active:
+        cacheable(response)
+    return attachment(response, exports.filename(game, "gif", game.ply_count))
+
+
+@require_GET
 def explore(request, game_id):
     game, missing = load_json(game_id)
     if missing:
@@ -92,6 +118,15 @@ def explore(request, game_id):
                              "index": refusal.index, "action": refusal.action}, status=400)
     static = request.GET.get("static") != "0"
     return JsonResponse(state.to_dict(static=static))
+
+
+@require_GET
+def clocks_json(request, game_id):
+    """Each player's time left after each ply of a realtime game (null for other games)."""
+    game, missing = load_json(game_id)
+    if missing:
+        return missing
+    return JsonResponse({"remaining_ms": positions.clock_history(game)})
 
 
 @require_GET

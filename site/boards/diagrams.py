@@ -13,7 +13,7 @@ from boards import svg
 class Diagram:
     key: str        # unique within the game, e.g. "size-5" or "long-4"
     short: str      # for a size picker: "5", "long 4"
-    caption: str    # "hexhex, side 5, 61 cells"
+    caption: str    # "hexhex side 5, 61 cells"
     svg: str        # safe markup
     is_default: bool
 
@@ -34,14 +34,8 @@ def board_options(game):
 
 
 def caption(game, options, board):
-    cells = len(board["cells"])
-    size = options["size"]
-    if board["kind"] == "square":
-        return f"{size} × {size}, {cells} cells"
-    if board["kind"] == "tripen":
-        return f"{size} × {size} rhombus, {cells} cells"
-    shape = "long board" if options.get("board") == "long" else "hexhex"
-    return f"{shape}, side {size}, {cells} cells"
+    """"hexhex side 5, 61 cells": the engine's label of the board and its size."""
+    return f"{game.option_label(options)}, {len(board['cells'])} cells"
 
 
 def short(options):

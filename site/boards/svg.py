@@ -3,8 +3,15 @@
 The engine owns the geometry (cell centres, hexagons, pentagon tokens, borders, label
 positions, viewbox, all in abstract units); this module only turns it into SVG elements.
 Colours are CSS classes (`side-0`, `colour-R`, ...) styled by static/css/site.css, so the same
-drawing follows the light or dark scheme. Used for rules diagrams and thumbnails.
+drawing follows the light or dark scheme. Used for rules diagrams, thumbnails, the game page
+without JavaScript and the image exports; boards.raster draws PNG and GIF images from the same
+geometry.
+
+A final position may come with the engine's `ending` (state.to_dict()["ending"]): the cells or
+tokens it names are marked (`decisive`, `chain`, a cross on Hadron's `blocked` cells) and its
+caption is written under the board.
 """
+import textwrap
 import math
 from html import escape
 
@@ -41,16 +48,39 @@ def content_class(cell):
     return ""
 
 
-def hex_cells(board):
+def marks(ending):
+    """(cells marked decisive, cells crossed out) of an ending."""
+    if not ending:
+        return set(), set()
+    cells = set(ending.get("cells") or ())
+    return (set(), cells) if ending.get("kind") == "blocked" else (cells, set())
+
+
+def cross(x, y, half):
+    return (f'<path class="cross" d="M{num(x - half)} {num(y - half)}L{num(x + half)} {num(y + half)}'
+            f'M{num(x + half)} {num(y - half)}L{num(x - half)} {num(y + half)}"/>')
+
+
+def hex_cells(board, ending=None):
+    decisive, blocked = marks(ending)
     for cell in board["cells"]:
+        name = cell["name"]
         yield (
-            f'<polygon class="{classes("cell", content_class(cell))}" data-cell="{escape(cell["name"])}" '
-            f'points="{points(hexagon_around(cell["x"], cell["y"]))}"/>'
+            f'<polygon class="{classes("cell", content_class(cell), "decisive" if name in decisive else "")}" '
+            f'data-cell="{escape(name)}" points="{points(hexagon_around(cell["x"], cell["y"]))}"/>'
         )
+        if cell.get("colour"):
+            # Colorful's stones carry their letter: colour is not the only cue.
+            on = " on-P" if cell["colour"] == "P" else ""
+            yield (f'<text class="letter{on}" x="{num(cell["x"])}" y="{num(cell["y"])}">'
+                   f'{escape(cell["colour"])}</text>')
+        if name in blocked:
+            yield cross(cell["x"], cell["y"], 0.32)
 
 
-def square_cells(board):
+def square_cells(board, ending=None):
     n = board["size"]
+    decisive, blocked = marks(ending)
     for cell in board["cells"]:
         x, y = cell["x"], cell["y"]
         # Checkered like a game board; (n - 1 - y) is the row counted from the bottom.
@@ -61,13 +91,17 @@ def square_cells(board):
         )
         owner = cell.get("owner")
         if owner is not None:
+            mark = " decisive" if cell["name"] in decisive else ""
             yield (
-                f'<rect class="tile side-{owner}" x="{num(x + 0.12)}" y="{num(y + 0.12)}" '
+                f'<rect class="tile side-{owner}{mark}" x="{num(x + 0.12)}" y="{num(y + 0.12)}" '
                 f'width="0.76" height="0.76" rx="0.12"/>'
             )
+        if cell["name"] in blocked:
+            yield cross(x + 0.5, y + 0.5, 0.22)
 
 
-def tripen_parts(board):
+def tripen_parts(board, ending=None):
+    chain = set((ending or {}).get("chain") or ())
     for cell in board["cells"]:
         yield (
             f'<polygon class="cell" data-cell="{escape(cell["name"])}" '
@@ -78,9 +112,11 @@ def tripen_parts(board):
             f'<polyline class="border side-{border["side"]}" '
             f'points="{points(border["points"])}"/>'
         )
-    for token in board["tokens"]:
+    # The winning chain last, so its outline is drawn over its neighbours'.
+    for token in sorted(board["tokens"], key=lambda t: t["action"] in chain):
+        mark = " chain" if token["action"] in chain else ""
         yield (
-            f'<polygon class="token side-{token["side"]}" data-action="{escape(token["action"])}" '
+            f'<polygon class="token side-{token["side"]}{mark}" data-action="{escape(token["action"])}" '
             f'points="{points(token["polygon"])}"/>'
         )
 
@@ -96,26 +132,50 @@ def label_parts(board):
         )
 
 
-def render(board, *, size_px=None, labels=True, title=None, style=None):
+# The caption under a final position: its font size and line height in board units, and how
+# many characters a line holds per unit of the board's width.
+CAPTION_SIZE = 0.55
+CAPTION_LINE = 0.8
+CAPTION_CHARS_PER_UNIT = 3.2
+
+
+def caption_lines(board, ending):
+    """The ending's caption, wrapped to the board's width."""
+    if not ending or not ending.get("caption"):
+        return []
+    width = max(12, int(board["viewbox"][2] * CAPTION_CHARS_PER_UNIT))
+    return textwrap.wrap(ending["caption"], width)
+
+
+def render(board, *, size_px=None, labels=True, title=None, style=None, ending=None):
     """The board as an `<svg>` string. `size_px` fixes the width in pixels (height follows the
     board's proportions); without it the SVG scales to its container. `title` becomes the
     accessible name. `style` is CSS put inside the drawing, for an SVG file that stands alone
-    (an image export) rather than inside a page styled by site.css."""
+    (an image export) rather than inside a page styled by site.css. `ending`: the engine's
+    account of why the game ended, marked on the board and, with the labels, written under
+    it (a thumbnail has neither labels nor caption)."""
     kind = board["kind"]
     if kind not in DRAWERS:
         raise ValueError(f"cannot draw a board of kind {kind!r}")
     minx, miny, width, height = board["viewbox"]
+    lines = caption_lines(board, ending) if labels else []
+    board_height = height
+    height += len(lines) * CAPTION_LINE + (0.3 if lines else 0)
     size = ""
     if size_px:
         size = f' width="{num(size_px)}" height="{num(size_px * height / width)}"'
     label = escape(title or f"{kind} board")
+    ending_class = f" ending-{ending['kind']}" if ending else ""
     parts = [
-        f'<svg xmlns="{SVG_NS}" class="boardsvg boardsvg-{kind}" '
+        f'<svg xmlns="{SVG_NS}" class="boardsvg boardsvg-{kind}{ending_class}" '
         f'viewBox="{num(minx)} {num(miny)} {num(width)} {num(height)}"{size} '
         f'role="img" aria-label="{label}">',
         *([f"<style>{style}</style>"] if style else []),
-        *DRAWERS[kind](board),
+        *DRAWERS[kind](board, ending),
         *(label_parts(board) if labels else ()),
+        *(f'<text class="caption" x="{num(minx + width / 2)}" '
+          f'y="{num(miny + board_height + (k + 0.6) * CAPTION_LINE)}">{escape(line)}</text>'
+          for k, line in enumerate(lines)),
         "</svg>",
     ]
     return "\n".join(parts)

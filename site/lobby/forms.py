@@ -23,7 +23,6 @@ TIME_KINDS = [
 OPPONENT_ATTRS = {"placeholder": "username", "autocomplete": "off", "spellcheck": "false",
                   "autocapitalize": "none"}
 DEFAULT_GAME = "hadron"  # the quickest to learn and to play
-OPTION_LABELS = {"size": "Board size", "board": "Board"}
 MODES = [("rated", "Rated"), ("casual", "Casual")]
 RANGE_CHOICES = [("", "Any rating")] + [(str(points), text) for points, text in RATING_RANGES]
 
@@ -32,12 +31,20 @@ def option_field_name(game: str, option: str) -> str:
     return f"{game}_{option}"
 
 
-def option_label(game: str, option: str, value) -> str:
-    if option == "board":
-        return {"hexhex": "Hexhex", "long": "Long"}.get(value, str(value))
-    if game == "copolymer" or game == "colorful":
-        return str(value)
-    return f"{value}×{value}"
+def seek_fields(game: str, options: dict, time_control: TimeControl, rated: bool = True,
+                rating_range: int | None = None) -> dict:
+    """The new-game form's fields for a seek of this game, options, time control, mode and
+    rating range (side random): what "New opponent" after a game and "Post it again" post."""
+    fields = {"game": game, "time_kind": time_control.kind, "side": "random",
+              "rated": "rated" if rated else "casual"}
+    if rating_range is not None:
+        fields["rating_range"] = rating_range
+    fields.update({option_field_name(game, option): value for option, value in options.items()})
+    for name in ("minutes", "increment", "days"):
+        value = getattr(time_control, name)
+        if value is not None:
+            fields[name] = value
+    return fields
 
 
 class ProposalForm(forms.Form):
@@ -71,9 +78,10 @@ class ProposalForm(forms.Form):
         for name in games.names():
             engine = games.get(name)
             for option, values in engine.option_choices().items():
+                # Labels and values in the engine's words (Game.option_names, option_value_text).
                 self.fields[option_field_name(name, option)] = forms.TypedChoiceField(
-                    label=OPTION_LABELS.get(option, option.capitalize()),
-                    choices=[(value, option_label(name, option, value)) for value in values],
+                    label=engine.option_names.get(option, option.capitalize()),
+                    choices=[(value, engine.option_value_text(option, value)) for value in values],
                     coerce=type(values[0]),
                     initial=engine.defaults.get(option),
                     required=False,

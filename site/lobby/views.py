@@ -1,6 +1,7 @@
 """Lobby pages and actions. Every action is a POST (CSRF-checked); lobby.js sends them with
 fetch and `Accept: application/json` and gets JSON back, a plain form post gets a redirect
 with a message, so the page works without JavaScript too. The lobby socket only pushes."""
+from datetime import datetime, timedelta
 from functools import wraps
 from urllib.parse import urlencode
 
@@ -9,12 +10,14 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import games
 from lobby import listing, presence, services
 from boards.diagrams import board_options
-from lobby.forms import ChallengeForm, ProposalForm, option_field_name
+from lobby.forms import ChallengeForm, ProposalForm, option_field_name, seek_fields
+from lobby.models import Seek
 from ratings.display import ratings_of
 
 LOGIN_MESSAGE = "Log in to create a seek, accept one or challenge a player."
@@ -24,8 +27,8 @@ def wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def login_url() -> str:
-    return f"{reverse('accounts:login')}?{urlencode({'next': reverse('lobby:play')})}"
+def login_url(back: str | None = None) -> str:
+    return f"{reverse('accounts:login')}?{urlencode({'next': back or reverse('lobby:play')})}"
 
 
 def player_required(view):
@@ -91,10 +94,37 @@ def play(request):
     initial = {}
     if request.GET.get("opponent"):
         initial["opponent"] = request.GET["opponent"]
-    return render_play(request, ChallengeForm(initial=initial, challenger=request.user))
+    # "Play Tripen" on the rules page and the home page's cards: that game, chosen.
+    if request.GET.get("game") in games.names():
+        initial["game"] = request.GET["game"]
+    form = ChallengeForm(initial=initial, challenger=request.user)
+    return render_play(request, form, expired=expired_seeks(request))
 
 
-def render_play(request, form, status=200):
+# A player's real-time seeks that closed while they were away are told once (the session
+# remembers until when); a first visit looks back this far.
+EXPIRED_LOOKBACK = timedelta(hours=24)
+EXPIRED_SEEN = "lobby_expired_seen_until"
+
+
+def expired_seeks(request) -> list[dict]:
+    """The player's real-time seeks that closed because they left the Play page, since they
+    were last told, each with the fields to post it again."""
+    if not request.user.is_authenticated:
+        return []
+    now = timezone.now()
+    seen = request.session.get(EXPIRED_SEEN)
+    since = datetime.fromisoformat(seen) if seen else now - EXPIRED_LOOKBACK
+    found = Seek.objects.filter(owner=request.user, status=Seek.Status.EXPIRED,
+                                closed_at__gt=since).order_by("closed_at")
+    request.session[EXPIRED_SEEN] = now.isoformat()
+    return [{"summary": f"{seek.game_title} {seek.options_text}, {seek.time_control.text}",
+             "fields": seek_fields(seek.game, seek.options, seek.time_control, seek.rated,
+                                   seek.rating_range)}
+            for seek in found]
+
+
+def render_play(request, form, status=200, expired=()):
     """The Play page around `form` (a ProposalForm or ChallengeForm, bound or not)."""
     game_options = {
         name: [option_field_name(name, option) for option in games.get(name).option_choices()]
@@ -112,7 +142,8 @@ def render_play(request, form, status=200):
             # Colorful board does not take.
             "valid_options": {name: board_options(games.get(name)) for name in games.names()},
         },
-        "login_url": login_url(),
+        "login_url": login_url(request.get_full_path()),
+        "expired_seeks": expired,
     }
     return render(request, "lobby/play.html", context, status=status)
 

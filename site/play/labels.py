@@ -9,15 +9,11 @@ def game_titles() -> list[tuple[str, str]]:
 
 
 def options_text(game: str, options: dict) -> str:
-    """Board options the way players talk about them: "5×5", "hexhex side 5", "long board 5".
-    A function of the engine name and options, so an offer that is not a game yet reads the
+    """Board options the way players talk about them ("5×5", "hexhex side 5", "long board
+    side 4"): the engine's Game.option_label, the one wording of every page and export. A
+    function of the engine name and options, so an offer that is not a game yet reads the
     same as the game it becomes."""
-    size = options.get("size")
-    if game == "colorful":
-        return f"{options.get('board', 'hexhex')} board {size}"
-    if game == "copolymer":
-        return f"hexhex side {size}"
-    return f"{size}×{size}"
+    return games.get(game).option_label(options)
 
 
 # How a finished game ended, in a word or two, for every list that shows it.

@@ -14,10 +14,28 @@ def _current(request, game_id):
         raise Http404("No such game")
 
 
+def shown_ply(request, game):
+    """The ply a ?ply=K link asks for (the server draws it for a browser without JavaScript),
+    else the latest."""
+    ply = request.GET.get("ply", "")
+    if ply.isascii() and ply.isdigit() and len(ply) < 7 and int(ply) <= game.ply_count:
+        return int(ply)
+    return game.ply_count
+
+
 @require_GET
 def game_page(request, game_id):
     game, snapshot = _current(request, game_id)
-    return render(request, "play/game.html", {"game": game, "snapshot": snapshot})
+    return render(request, "play/game.html", {
+        "game": game, "snapshot": snapshot, "live": game.is_active,
+        "shown_ply": shown_ply(request, game),
+        # The player cards as game.js draws them, for a browser without JavaScript.
+        "players": [{**player, "side_name": snapshot["state"]["sides"][player["side"]],
+                     "tally": snapshot["state"]["tallies"][player["side"]]}
+                    for player in snapshot["players"]],
+        # The board's module, loaded by game.js at run time: preloaded with the others.
+        "board_module": f"js/boards/{snapshot['state']['board']['kind']}.js",
+    })
 
 
 @require_GET

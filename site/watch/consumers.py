@@ -25,7 +25,8 @@ A row (watch.services.row_of): `id`, `url`, `game`, `title`, `options`, `options
 `time_control`, `players` [{`username`, `side`, `side_name`, `rating` (badge: `rating`,
 `provisional`)}], `to_move` (player index or
 null), `prompt`, `ply`, `started`, `updated`, `thumbnail` (the position as SVG, drawn by the
-server), and in `list`/`row` messages `html` (the list item as the page renders it, its
+server), `clocks` (as in the game socket's messages, docs/protocol.md), `watchers` (as the
+game page counts them), and in `list`/`row` messages `html` (the list item as the page renders it, its
 thumbnail link left empty for `thumbnail`). `total`: how many games of the filter are in
 progress.
 

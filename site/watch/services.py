@@ -17,6 +17,7 @@ from django.utils import timezone
 from boards import svg
 from play import positions, presence
 from play.models import Action, Game
+from play.snapshots import clocks_of
 from ratings.display import badge, prefetch
 
 # Rows on the page and in the socket's list: the newest games in progress.
@@ -33,9 +34,22 @@ def live_games(kind=None):
     return found.filter(game=kind) if kind else found
 
 
-def newest_first(found):
+def newest_first(found, now=None):
     # Rows keep their place as moves are made: the list only grows at the top.
+    found = with_watchers(found, now or timezone.now())
     return found.with_players().order_by("-created_at", "-pk")
+
+
+def watching(now):
+    """Watchers as the game page counts them: open sockets of anyone but the two players
+    (a subquery per game, for annotate)."""
+    return (presence.counted(now).filter(game=OuterRef("pk"))
+            .exclude(user=OuterRef("player0")).exclude(user=OuterRef("player1"))
+            .order_by().values("game").annotate(n=Count("pk")).values("n"))
+
+
+def with_watchers(found, now):
+    return found.annotate(watchers=Coalesce(Subquery(watching(now)), 0))
 
 
 # -- pictures ----------------------------------------------------------------------------------
@@ -55,14 +69,22 @@ def picture(game, labels=False):
 
 # -- rows --------------------------------------------------------------------------------------
 
-def row_of(game):
-    """A game in progress as the Watch list shows it (JSON-ready)."""
+def row_of(game, now=None):
+    """A game in progress as the Watch list shows it (JSON-ready): with its clocks (as of
+    `clocks.server_time`) and how many watch it, as on the game page."""
+    now = now or timezone.now()
+    clocks = clocks_of(game, now)
+    watchers = getattr(game, "watchers", None)
+    if watchers is None:
+        watchers = with_watchers(Game.objects.filter(pk=game.pk), now).values_list(
+            "watchers", flat=True).first() or 0
     return {
         **game.identity(),
         "options_text": game.options_text,
         "time_control": game.time_control.text,
         "players": [{"username": seat.username, "side": seat.side, "side_name": seat.side_name,
-                     "rating": badge(seat.player, game.game)}
+                     "rating": badge(seat.player, game.game),
+                     "clock_ms": clocks["remaining_ms"][seat.index] if clocks["remaining_ms"] else None}
                     for seat in game.seats()],
         "to_move": game.player_to_move(),
         "prompt": positions.state_dict(game, game.state())["prompt"],
@@ -70,6 +92,8 @@ def row_of(game):
         "started": game.created_at.isoformat(),
         "updated": game.updated_at.isoformat(),
         "thumbnail": picture(game),
+        "clocks": clocks,
+        "watchers": watchers,
     }
 
 
@@ -82,9 +106,10 @@ def with_html(row):
 
 
 def rows(kind=None, limit=LIMIT):
-    found = list(newest_first(live_games(kind))[:limit])
+    now = timezone.now()
+    found = list(newest_first(live_games(kind), now)[:limit])
     prefetch([player for game in found for player in game.players()])
-    return [row_of(game) for game in found]
+    return [row_of(game, now) for game in found]
 
 
 # -- the featured game -------------------------------------------------------------------------
@@ -93,13 +118,8 @@ def ranked(found, now):
     """`found` annotated with its liveliness and ordered liveliest first (see liveliest())."""
     recent = (Action.objects.filter(game=OuterRef("pk"), created_at__gte=now - LIVELY_WINDOW)
               .order_by().values("game").annotate(n=Count("pk")).values("n"))
-    # Watchers as the game page counts them: open sockets of anyone but the two players.
-    watching = (presence.counted(now).filter(game=OuterRef("pk"))
-                .exclude(user=OuterRef("player0")).exclude(user=OuterRef("player1"))
-                .order_by().values("game").annotate(n=Count("pk")).values("n"))
-    return found.annotate(
+    return with_watchers(found, now).annotate(
         recent_actions=Coalesce(Subquery(recent), 0),
-        watchers=Coalesce(Subquery(watching), 0),
     ).order_by("-recent_actions", "-watchers", "-updated_at", "-pk")
 
 

@@ -4,16 +4,18 @@
 // only source of truth about the position: the page decides no rules, it shows what the
 // server sends and sends what the player picks. The same page shows a finished game: then it
 // is a replay viewer.
-import { loadBoard } from "./boards/index.js";
 import { byId as $ } from "./dom.js";
 import { applyAction, applyEnd, gameSocketPath, isLive, isMyTurn } from "./live-game.js";
 import { renderMoveList } from "./movelist.js";
 import { Notice } from "./notice.js";
 import { createReplay } from "./replay.js";
+import { ClockHistory } from "./replay/positions.js";
+import { bindCheckbox, getPref, onPrefChange, setPref } from "./prefs.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
+import { playSound } from "./sounds.js";
 import { ColorfulPanels } from "./game/colorful.js";
 import { GameControls } from "./game/controls.js";
-import { renderPlayers, updateClocks } from "./game/players.js";
+import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
 import {
   flashPrompt, renderBanner, renderConnection, renderInfo, renderPrompt, renderWatching,
 } from "./game/status.js";
@@ -24,6 +26,7 @@ const svg = $("board");
 let game = JSON.parse($("snapshot").textContent);
 let board = null;
 let pending = null; // {ply, action}: sent, not answered yet
+let proposed = null; // {ply, action}: picked, waiting for the player to confirm it
 let connection = { status: "connecting", delay: 0 };
 const ANSWER_WAIT_MS = 5000;
 const notice = new Notice($("notice"));
@@ -61,8 +64,13 @@ const handlers = {
     game.clocks.received_at = Date.now();
     if (pending && pending.ply === message.ply) pending = null;
     positionChanged(before);
-    if (message.action !== "swap" && isLive(game) && game.state.to_move === mover) {
+    if (message.result) {
+      playSound("end");
+    } else if (message.action !== "swap" && isLive(game) && game.state.to_move === mover) {
+      playSound("continuation");
       announceContinuation();
+    } else {
+      playSound("move");
     }
   },
   end(message) {
@@ -70,6 +78,7 @@ const handlers = {
     pending = null;
     notice.clear();
     renderAll();
+    playSound("end");
   },
   repeat() {
     pending = null;
@@ -82,7 +91,7 @@ const handlers = {
   presence(message) {
     const { type, ...presence } = message;
     game.presence = presence;
-    renderPlayers(game);
+    renderPlayers(game, shownState());
     renderInfo(game);
     controls.render();
   },
@@ -109,7 +118,10 @@ function catchUp(ply, status) {
 
 // Whatever the notice said was about the position before (a refused click, a continuation).
 function positionChanged(before) {
-  if (game.state.ply !== before) notice.clear();
+  if (game.state.ply !== before) {
+    notice.clear();
+    dropProposal();
+  }
   renderAll();
 }
 
@@ -129,6 +141,15 @@ function play(action) {
   if (!isMyTurn(game)) return;
   const ply = game.state.ply;
   if (pending && pending.ply === ply) return; // one action per ply in flight
+  if (needsConfirmation(action)) {
+    propose(action);
+    return;
+  }
+  sendAction(ply, action);
+}
+
+function sendAction(ply, action) {
+  dropProposal();
   if (!send({ type: "play", ply, action })) return;
   pending = { ply, action };
   if (game.state.legal.includes(action)) markPending(action);
@@ -138,6 +159,39 @@ function play(action) {
     if (pending && pending.ply === ply && pending.action === action) socket.send({ type: "snapshot" });
   }, ANSWER_WAIT_MS);
 }
+
+// Correspondence games, when the player asked for it: a pick is only proposed, and sent once
+// confirmed (a legal pick only: an illegal one goes straight to the server for its reason).
+function needsConfirmation(action) {
+  return game.time_control.kind === "correspondence" && getPref("confirmMove")
+    && game.state.legal.includes(action);
+}
+
+function propose(action) {
+  proposed = { ply: game.state.ply, action };
+  $("confirm-text").textContent = `Play ${action}?`;
+  $("confirm-move").hidden = false;
+  renderBoard();
+  $("confirm-yes").focus();
+}
+
+function dropProposal() {
+  proposed = null;
+  $("confirm-move").hidden = true;
+}
+
+$("confirm-yes").addEventListener("click", () => {
+  if (proposed && proposed.ply === game.state.ply && isMyTurn(game)) {
+    sendAction(proposed.ply, proposed.action);
+  } else {
+    dropProposal();
+  }
+  renderBoard();
+});
+$("confirm-no").addEventListener("click", () => {
+  dropProposal();
+  renderBoard();
+});
 
 // A legal pick shows at once as sent (a pulsing ghost) until the server's answer.
 function markPending(action) {
@@ -158,6 +212,13 @@ function showConnection() {
 
 // ---------------------------------------------------------------- the board
 
+// The board module of the game's board kind ("hex", "square", "tripen": state.board.kind),
+// loaded when first needed (the page preloads it). Each exports createBoard(svg, {onAction,
+// game}).
+function loadBoard(kind) {
+  return import(new URL(`./boards/${kind}.js`, import.meta.url).href);
+}
+
 function mountBoard() {
   const kind = game.state.board.kind;
   loadBoard(kind)
@@ -166,36 +227,106 @@ function mountBoard() {
       const onAction = (action) => replay.action(action) || play(action);
       board = module.createBoard(svg, { onAction, game: game.game });
       renderBoard();
+      // The server's drawing of the position has done its job.
+      $("board-picture")?.remove();
     })
     .catch((error) => notice.show(`The ${kind} board could not be drawn: ${error.message}`, "error"));
+}
+
+// The position on the board: the latest, or the one the replay shows (an earlier ply, an
+// explored line). Every panel shows this one.
+function shownState() {
+  const shown = replay.shown();
+  return shown ? shown.state : game.state;
+}
+
+// The board and the panels that describe its position (counts, groups, clocks).
+function renderShown() {
+  renderBoard();
+  const state = shownState();
+  renderPlayers(game, state);
+  if (colorful) colorful.renderGroups();
+  showClocks();
+  renderPrompt(game, replay.away());
+  renderBanner(game, replay.away());
+  // Why the game ended, under its final position (the board marks it).
+  const caption = $("ending-caption");
+  caption.textContent = state.ending ? state.ending.caption : "";
+  caption.hidden = !state.ending;
+}
+
+// The clocks as they stood at the position shown: live at the latest ply, else the clock
+// history's (realtime games; loaded once, again when the game has gone further).
+function showClocks() {
+  const ply = replay.shownPly();
+  if (ply >= game.state.ply) {
+    updateClocks(game);
+    return;
+  }
+  const known = clockHistory.at(ply);
+  updateClocks(game, known);
+  if (known === null && game.time_control.kind === "realtime") {
+    clockHistory.load().then(() => {
+      if (replay.shownPly() === ply && clockHistory.at(ply)) showClocks();
+    });
+  }
 }
 
 function renderBoard() {
   if (!board) return;
   clearPendingMarks();
   const shown = replay.shown();
+  svg.classList.toggle("flipped", getPref("flip"));
   if (shown) {
-    board.render(shown.state, shown.view);
+    // Exploring or looking back: no dots over the position (hints are for the move to make).
+    board.render(shown.state, { ...shown.view, hints: false });
     return;
   }
-  board.render(game.state, { interactive: isMyTurn(game), ...(colorful ? colorful.boardView() : {}) });
+  board.render(game.state, {
+    interactive: isMyTurn(game), hints: getPref("hints"), ...(colorful ? colorful.boardView() : {}),
+  });
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
+  if (proposed && proposed.ply === game.state.ply) markPending(proposed.action);
 }
+
+// ---------------------------------------------------------------- the viewer's choices
+
+function pressed(id, on) {
+  $(id).setAttribute("aria-pressed", String(on));
+}
+
+function showChoices() {
+  pressed("flip", getPref("flip"));
+  pressed("sound", getPref("sound"));
+  $("sound").textContent = getPref("sound") ? "♪ Sound on" : "♪ Sound off";
+}
+
+$("flip").addEventListener("click", () => setPref("flip", !getPref("flip")));
+$("sound").addEventListener("click", () => setPref("sound", !getPref("sound")));
+// Larger than the window is wide, in a frame that scrolls: big boards on small screens.
+$("zoom").addEventListener("click", () => {
+  const zoomed = $("board-frame").classList.toggle("zoomed");
+  pressed("zoom", zoomed);
+});
+$("board-tools").hidden = false; // buttons that need this script
+bindCheckbox($("pref-hints"), "hints");
+bindCheckbox($("pref-confirm"), "confirmMove");
+onPrefChange(() => {
+  showChoices();
+  renderBoard();
+});
+showChoices();
 
 // ---------------------------------------------------------------- everything
 
 function renderAll() {
   replay.update();
   if (colorful) colorful.render();
-  renderBoard();
-  renderBanner(game);
-  renderPrompt(game);
-  renderPlayers(game);
+  renderShown();
   renderInfo(game);
   renderWatching(game);
   controls.render();
   renderMoveList($("moves"), game.state);
-  updateClocks(game);
   showConnection();
   document.title = `${isMyTurn(game) ? "● Your move · " : ""}${root.dataset.title}`;
   // For scripts and tests that follow the page: the game's ply and status.
@@ -206,12 +337,18 @@ function renderAll() {
 }
 
 const replay = createReplay({
-  game: () => game, controls: $("replay"), moveList: $("moves"), render: renderBoard,
+  game: () => game, controls: $("replay"), moveList: $("moves"), render: renderShown,
 });
+const clockHistory = new ClockHistory(game.id);
 const controls = new GameControls({ game: () => game, send, play, notice });
 const colorful = game.game === "colorful"
-  ? new ColorfulPanels({ svg, game: () => game, redrawBoard: renderBoard })
+  ? new ColorfulPanels({ svg, game: () => game, shown: shownState, redrawBoard: renderBoard })
   : null;
+
+// The viewer's own clock running low, once per turn.
+onLowTime((player) => {
+  if (player === game.you && isLive(game)) playSound("lowTime");
+});
 
 mountBoard();
 renderAll();

@@ -38,7 +38,10 @@ function showBadge() {
     const nav = document.querySelector(".account-nav");
     if (!nav) return;
     badge = el("a", { class: "notify-badge", href: CHALLENGES_PAGE });
-    nav.prepend(badge);
+    // Beside the phone's menu button rather than in the menu, which is folded there.
+    const menu = document.querySelector(".site-header .menu-toggle");
+    if (menu) menu.before(badge);
+    else nav.prepend(badge);
   }
   badge.hidden = waiting === 0;
   const words = `${waiting} challenge${waiting === 1 ? "" : "s"} waiting`;

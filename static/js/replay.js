@@ -16,6 +16,8 @@
 //               position after it; re-rendering the list is noticed by itself
 //     render(): the host redraws its board, drawing replay.shown() when that is not null
 //   replay.shown()      -> null (draw the game as it stands) or {state, view} to draw instead
+//   replay.away()       -> null at the game's latest position, else {label, text}: what the
+//                          board shows instead ("Replay", "After action 2 of 6 · Red to ...")
 //   replay.action(a)    -> true when a board pick was taken as an exploration move
 //   replay.update()     the host's game changed (a new action, the end, a fresh snapshot)
 import { colourOfKey } from "./colours.js";
@@ -109,6 +111,18 @@ class Replay {
     }
     const state = this.positions.known(this.ply) || this.drawn;
     return state ? this.view(state) : null;
+  }
+
+  away() {
+    if (this.explored) {
+      const from = this.from === 0 ? "the start" : `action ${this.from}`;
+      return { label: "Exploring", text: `A line tried from ${from}, not part of the game` };
+    }
+    if (this.ply === null) return null;
+    const state = this.positions.known(this.ply);
+    const where = this.ply === 0 ? "Start of the game" : `After action ${this.ply} of ${this.end}`;
+    const said = state ? (state.is_over ? state.result : state.prompt) : "";
+    return { label: "Replay", text: said ? `${where} · ${said}` : where };
   }
 
   view(state) {
@@ -297,7 +311,8 @@ class Replay {
       at,
       end,
       playing: Boolean(this.timer),
-      browsing: this.isLive && (this.ply !== null || Boolean(this.explored)),
+      browsing: this.ply !== null || Boolean(this.explored),
+      live: this.isLive,
       exploring: Boolean(this.explored),
       where: this.whereText(at, end),
       prompt: state ? (state.is_over ? state.result || "" : state.prompt) : "",

@@ -8,6 +8,8 @@ const PING_EVERY_MS = 25000;
 // No message at all for this long (pongs included) means the connection is dead even if the
 // browser has not noticed yet (a laptop waking from sleep, a dropped Wi-Fi).
 const SILENCE_LIMIT_MS = 65000;
+// Back online with a socket still open: how long its pong may take before it counts as dead.
+const PROBE_MS = 5000;
 
 // The site's websocket address for `path` ("/ws/game/12/"), over TLS when the page is.
 export function socketUrl(path) {
@@ -26,8 +28,10 @@ export class ReconnectingSocket {
     this.pinger = null;
     this.lastHeard = 0;
     this.stopped = false;
+    this.state = null; // the status last reported
+    this.probe = null;
     this.unlisten = [
-      listen(window, "online", () => this.reconnectNow()),
+      listen(window, "online", () => this.backOnline()),
       listen(window, "offline", () => this.status("offline")),
       listen(document, "visibilitychange", () => {
         if (document.visibilityState === "visible") this.checkAlive();
@@ -51,6 +55,9 @@ export class ReconnectingSocket {
     ws.addEventListener("message", (event) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
+      // Anything heard means the connection works, whatever the browser said meanwhile
+      // (it reports "offline" for a moment while the socket carries on).
+      if (this.state !== "open") this.status("open");
       let message;
       try {
         message = JSON.parse(event.data);
@@ -93,6 +100,27 @@ export class ReconnectingSocket {
     this.connect();
   }
 
+  // The network is back. A socket that stayed open is asked for a pong: an answer within
+  // PROBE_MS says it works (the message handler reports "open"), silence means it died
+  // while the network was away, and a new one is opened.
+  backOnline() {
+    if (this.stopped) return;
+    if (!this.isOpen) {
+      this.reconnectNow();
+      return;
+    }
+    const asked = Date.now();
+    this.send({ type: "ping" });
+    clearTimeout(this.probe);
+    this.probe = setTimeout(() => {
+      if (this.lastHeard < asked && !this.stopped) {
+        this.drop();
+        this.attempt = 0;
+        this.connect();
+      }
+    }, PROBE_MS);
+  }
+
   // Closes the current socket without the close handler scheduling another attempt.
   drop() {
     const ws = this.ws;
@@ -133,12 +161,14 @@ export class ReconnectingSocket {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.probe);
     this.drop();
     for (const remove of this.unlisten) remove();
     this.status("closed");
   }
 
   status(name, delay = 0) {
+    this.state = name;
     this.onStatus(name, delay);
   }
 }

@@ -3,7 +3,7 @@
 // replaces and removes them), and shows the featured game on a live board fed by that game's
 // own socket /ws/game/<id>/, as any spectator's. The watch socket says which game to feature;
 // when the featured game ends it names the next one. Protocol: site/watch/consumers.py.
-import { loadBoard } from "./boards/index.js";
+import { Clocks, formatClock } from "./clock.js";
 import { SVG_NS } from "./boards/svg.js";
 import { byId as $, el } from "./dom.js";
 import {
@@ -25,7 +25,19 @@ function rowNode(row) {
   template.innerHTML = row.html.trim();
   const node = template.content.firstElementChild;
   node.querySelector(".thumb").innerHTML = row.thumbnail;
+  node.dataset.arrived = String(performance.now());
   return node;
+}
+
+// The rows' running clocks run down from the server's reading, each from when its row came.
+function tickRowClocks() {
+  const now = performance.now();
+  for (const clock of rowsList.querySelectorAll(".row-clock.running")) {
+    const row = clock.closest(".watch-row");
+    const left = Number(clock.dataset.ms) - (now - Number(row.dataset.arrived || 0));
+    const text = formatClock(left);
+    if (clock.textContent !== text) clock.textContent = text;
+  }
 }
 
 function rowOf(id) {
@@ -154,6 +166,7 @@ function feature(row, ended) {
 }
 
 function stopFeatured() {
+  featuredClocks.update(null);
   if (featured.socket) featured.socket.stop();
   if (featured.board) featured.board.destroy();
   featured.socket = null;
@@ -194,7 +207,23 @@ function renderPlayers(players, toMove) {
   el("span", { class: `chip side-${player.side}`, "aria-hidden": "true" }), " ",
   el("a", { class: "name", href: `/u/${encodeURIComponent(player.username)}/` }, player.username),
   " ", ratingBadge(player.rating) || "", " ",
-  el("span", { class: "muted side-name" }, player.side_name))));
+  el("span", { class: "muted side-name" }, player.side_name), " ",
+  el("span", { class: "featured-clock", dataset: { player: String(i) }, hidden: "" }))));
+  renderFeaturedClocks();
+}
+
+// The featured game's clocks, from its own socket's reports, ticking in between.
+const featuredClocks = new Clocks(renderFeaturedClocks);
+
+function renderFeaturedClocks() {
+  for (const node of document.querySelectorAll("#featured-players .featured-clock")) {
+    const i = Number(node.dataset.player);
+    const ms = featuredClocks.remaining(i);
+    node.hidden = ms === null;
+    if (ms === null) continue;
+    node.textContent = formatClock(ms);
+    node.classList.toggle("running", featuredClocks.running === i);
+  }
 }
 
 function showMoves(ply) {
@@ -260,7 +289,13 @@ async function renderFeatured() {
   prompt.classList.toggle("over", !playing);
   showMoves(state.ply);
   showWatchers(game.presence && game.presence.watchers);
+  featuredClocks.update(playing ? game.clocks : { ...game.clocks, running: null });
   await drawBoard(id, game);
+}
+
+// The board module of a board kind, loaded when the featured game first needs it.
+function loadBoard(kind) {
+  return import(new URL(`./boards/${kind}.js`, import.meta.url).href);
 }
 
 async function drawBoard(id, game) {
@@ -294,5 +329,7 @@ async function drawBoard(id, game) {
 
 // The page was rendered with this featured game (its picture already drawn by the server).
 const initial = JSON.parse($("featured-row").textContent);
+for (const row of rowsList.children) row.dataset.arrived = String(performance.now());
+setInterval(tickRowClocks, 250);
 if (initial) feature(initial, null);
 watchSocket.connect();

@@ -116,3 +116,43 @@ def shoot(page, directory, name, full_page=False):
     path = directory / f"{name}.png"
     page.screenshot(path=str(path), full_page=full_page)
     return path
+
+
+PLAY_ON_SERVER = """
+import random
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from play import services
+from play.clock import TimeControl
+from play.models import Action
+User = get_user_model()
+players = tuple(User.objects.get(username=name) for name in {names!r})
+tc = TimeControl.parse({time!r}) if {time!r} else TimeControl.untimed()
+game = services.start_game(game={game!r}, options={options!r}, players=players, time_control=tc)
+rng = random.Random({seed})
+while True:
+    game = services.load(game.pk)
+    state = game.state()
+    if state.is_over or ({stop_at!r} is not None and state.ply >= {stop_at!r}):
+        break
+    mover = game.players()[game.player_of(state.to_move)]
+    services.play(game.pk, mover, state.ply, rng.choice(state.legal_actions()))
+if {step!r}:
+    # As if each action came `step` seconds after the one before (the clock history reads them).
+    for row in Action.objects.filter(game=game):
+        Action.objects.filter(pk=row.pk).update(
+            created_at=game.created_at + timedelta(seconds={step!r} * (row.ply + 1)))
+print(game.pk, game.ply_count)
+"""
+
+
+def play_on_server(server, game, options, seed=5, names=None, time=None, stop_at=None,
+                   step=None):
+    """A game played with random legal actions inside the server (manage.py shell and play's
+    services), to its end or to `stop_at` actions; returns (game id, plies, player names).
+    `time` "5+0" gives it a realtime clock; `step` spaces the stored actions' times."""
+    names = tuple(names or new_players(server, "srvx", "srvy"))
+    out = server.shell(PLAY_ON_SERVER.format(names=names, game=game, options=options, seed=seed,
+                                             time=time, stop_at=stop_at, step=step))
+    pk, plies = map(int, out.split()[-2:])
+    return pk, plies, names

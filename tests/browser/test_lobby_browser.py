@@ -86,7 +86,7 @@ def test_two_players_meet_in_the_lobby(daphne_server, new_page, screenshot_dir):
     expect(page_a.locator("#lobby-notice")).to_contain_text(f"Challenge sent to {bob}")
     incoming = page_b.locator("#challenge-list li.incoming").filter(has_text=alice)
     expect(incoming).to_contain_text("Colorful Connection")
-    expect(incoming).to_contain_text("long board 5")
+    expect(incoming).to_contain_text("long board side 5")
     expect(page_b.locator("#lobby-notice")).to_contain_text(f"{alice} challenges you")
     expect(page_a.locator("#challenge-list li.outgoing")).to_contain_text(f"You challenged {bob}")
     assert_not_reloaded(page_b, marker_b)

@@ -146,7 +146,7 @@ def test_spectator_watches_a_game_appear_change_and_end(daphne_server, new_page,
         # The spectator opens the game: the game page counts both spectators.
         row.locator(".row-title a").click()
         expect(spectator).to_have_url(server.url + path)
-        expect(spectator.locator("#watchers")).to_have_text("2 watching")
+        expect(spectator.locator("#watchers")).to_have_text("2 watching (you included)")
         shoot(spectator, screenshot_dir, "watch-opened-game")
 
         # The game ends: it leaves the Watch list and the featured board gives way.

@@ -10,7 +10,7 @@ import games
 from games import IllegalAction
 
 COMMON_KEYS = {"game", "options", "sides", "ply", "actions", "to_move", "is_over", "winner",
-               "prompt", "result", "legal", "last", "board"}
+               "prompt", "result", "legal", "last", "tallies", "ending", "board"}
 
 
 def available():
@@ -84,6 +84,11 @@ def test_to_dict_is_json_with_the_common_keys(name):
         assert isinstance(data["prompt"], str) and data["prompt"]
         assert data["last"] == data["actions"][len(data["actions"]) - len(data["last"]):]
         assert bool(data["last"]) == bool(data["actions"])
+        assert len(data["tallies"]) == 2 and all(isinstance(t, str) for t in data["tallies"])
+        # Why the game ended is drawn on the final position only.
+        assert (data["ending"] is not None) == data["is_over"]
+        if data["ending"]:
+            assert data["ending"]["kind"] and data["ending"]["caption"]
         board = data["board"]
         assert isinstance(board["kind"], str) and len(board["viewbox"]) == 4
         assert all(isinstance(v, (int, float)) for v in board["viewbox"])

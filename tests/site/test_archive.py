@@ -113,12 +113,14 @@ def test_thumbnails_are_the_final_position(client, shelf):
             assert text.count('class="token side-') == len(board["tokens"]) > 0
         elif name == "colorful":
             stones = [cell for cell in board["cells"] if cell["colour"]]
-            assert len(re.findall(r'class="cell colour-[RPBG]"', text)) == len(stones) > 0
+            # (The final position marks its deciding groups: "decisive".)
+            assert len(re.findall(r'class="cell colour-[RPBG]( decisive)?"', text)) == len(stones) > 0
         else:
             owned = [cell for cell in board["cells"] if cell["owner"] is not None]
-            marks = re.findall(r'class="(?:cell|tile) side-[01]"', text)
+            marks = re.findall(r'class="(?:cell|tile) side-[01]( decisive)?"', text)
             assert len(marks) == len(owned) > 0
         assert '<text class="label"' not in text  # thumbnails leave the labels out
+        assert '<text class="caption"' not in text  # and the ending's words
 
 
 def test_a_page_of_rows_does_not_replay_games(client, shelf, django_assert_max_num_queries):

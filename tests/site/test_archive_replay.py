@@ -237,7 +237,9 @@ def test_unknown_game_exports_are_404(client):
 def test_the_game_page_mounts_the_replay_viewer(client, hadron):
     html = client.get(f"/game/{hadron.pk}/?ply=3").content.decode()
     assert '<div id="replay"></div>' in html
-    assert "/static/css/archive.css" in html
+    assert "/static/css/game.css" in html
+    style = client.get("/static/css/game.css")
+    assert b".replay-bar" in b"".join(style.streaming_content)
     script = client.get("/static/js/game.js")
     source = b"".join(script.streaming_content) if script.streaming else script.content
     assert b'import { createReplay } from "./replay.js"' in source

@@ -8,8 +8,8 @@ from play.labels import options_text, reason_text
     ("hadron", {"size": 7}, "7×7"),
     ("tripen", {"size": 9}, "9×9"),
     ("copolymer", {"size": 5}, "hexhex side 5"),
-    ("colorful", {"board": "hexhex", "size": 5}, "hexhex board 5"),
-    ("colorful", {"board": "long", "size": 4}, "long board 4"),
+    ("colorful", {"board": "hexhex", "size": 5}, "hexhex side 5"),
+    ("colorful", {"board": "long", "size": 4}, "long board side 4"),
 ])
 def test_options_text(game, options, text):
     assert options_text(game, options) == text

@@ -82,8 +82,8 @@ def test_row_thumbnail_shows_the_current_position(users):
     assert row["thumbnail"].count('class="tile side-0"') == 1
     newcomer = {"rating": 1500, "provisional": True}
     assert row["players"] == [
-        {"username": "alice", "side": 0, "side_name": "Red", "rating": newcomer},
-        {"username": "bob", "side": 1, "side_name": "Blue", "rating": newcomer}]
+        {"username": "alice", "side": 0, "side_name": "Red", "rating": newcomer, "clock_ms": None},
+        {"username": "bob", "side": 1, "side_name": "Blue", "rating": newcomer, "clock_ms": None}]
     assert row["options_text"] == "5×5" and row["time_control"] == "untimed"
     html = watch.with_html(row)["html"]
     assert html.startswith(f'<li class="watch-row game-hadron" id="watch-game-{game.pk}"')
@@ -287,3 +287,32 @@ def test_profile_without_games(client, users):
     users("alice")
     html = client.get("/u/alice/").content.decode()
     assert "alice has no game in progress" in html and "alice has not finished a game" in html
+
+
+def test_rows_show_the_clocks_and_who_watches(users, client):
+    """Issue 10, item 16: each row has the clocks (realtime) or the deadline and the watchers
+    as the game page counts them (anyone's open sockets but the players')."""
+    from play.clock import TimeControl
+    alice, bob, carol = users("alice", "bob", "carol")
+    game = play(start(alice, bob, tc=TimeControl.realtime(5, 0)), "c3")
+    now = timezone.now()
+    for name, user in (("p0", alice), ("s1", carol), ("s2", None)):
+        Connection.objects.create(game=game, channel_name=name, user=user, seen_at=now)
+    row = watch.rows()[0]
+    assert row["watchers"] == 2 and watch.row_of(game)["watchers"] == 2
+    assert row["clocks"]["running"] == 1
+    assert [p["clock_ms"] for p in row["players"]] == row["clocks"]["remaining_ms"]
+    html = client.get("/watch/").content.decode()
+    assert "2 watching" in html
+    assert re.search(r'class="row-clock running" data-player="1" data-ms="\d+"[^>]*>[45]:\d\d<', html)
+    mail = start(bob, carol, tc=TimeControl.correspondence(3))
+    assert "to move within 3 days" in client.get("/watch/").content.decode() or \
+        "to move within 2 days 23 h" in client.get("/watch/").content.decode()
+    assert watch.row_of(mail)["players"][0]["clock_ms"] is None
+
+
+@pytest.mark.parametrize("ms, text", [(300_000, "5:00"), (61_001, "1:02"), (9_560, "0:09.5"),
+                                      (3_725_000, "1:02:05"), (-5, "0:00.0")])
+def test_clock_text_writes_clocks_like_the_browser(ms, text):
+    from watch.templatetags.watch_tags import clock_text
+    assert clock_text(ms) == text

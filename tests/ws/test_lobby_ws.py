@@ -188,7 +188,7 @@ def test_challenge_reaches_the_challenged_player(users):
         for tab in (alice_tab, bob_tab):
             message = await tab.expect("challenge_added")
             assert message["challenge"] == answer["challenge"]
-            assert message["challenge"]["options_text"] == "long board 4"
+            assert message["challenge"]["options_text"] == "long board side 4"
         await carol_tab.quiet()
         challenge_id = answer["challenge"]["id"]
         assert (await browsers["bob"].post("challenge_decline", challenge_id))["ok"]

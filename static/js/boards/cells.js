@@ -2,25 +2,31 @@
 // (`<g class="cell" data-cell="c3">`) holding its shape, a hint dot, a stone (or tile) and the
 // last-turn mark, drawn by the board kind's own `drawCell`. A click (or Enter / Space) on a
 // cell asks for the action `actionFor` names; everything else is CSS classes:
-//   svg:   interactive (this viewer may act), highlighting (Colorful: a group is hovered)
-//   cell:  empty, legal, last, highlight, placed (a stone appeared since the previous render)
+//   svg:   interactive (this viewer may act), hints (legal cells show a dot), highlighting
+//          (Colorful: a group is hovered), ending-<kind> (the final position shows why the
+//          game ended: the engine's state.ending)
+//   cell:  empty, legal, last, highlight, placed (a stone appeared since the previous render),
+//          decisive (a cell the ending marks: Copolymer's winner, Colorful's deciding
+//          groups), blocked (Hadron: an empty cell the loser could not use, crossed out)
 //   stone: its owner's class (side-0, colour-R ...), or `ghost` + the class the next stone
 //          would get, shown on hover over a legal cell.
 import { el, clear, setViewBox, fitViewBox, drawLabels, flag, isActivationKey } from "./svg.js";
 
-const NO_VIEW = { interactive: false, colour: null, highlight: [] };
+const NO_VIEW = { interactive: false, hints: false, colour: null, highlight: [] };
 
 // kind:        "hex" or "square" (the svg gets class kind-<kind>)
 // drawCell(cell, g) -> the stone element, drawn inside the cell's group g
 // drawFrame(board, svg): drawn over the cells, under the labels (optional)
 // stoneClass(cell) -> the class of the stone on the cell, or null when it is empty
+// letterOf(cell) -> the letter on the stone (Colorful's R, P, B, G: a cue besides colour),
+//                   shown in the cell's `.letter` text if drawCell made one
 // actionFor(cellName, view) -> the action a click asks for, or null (nothing to ask yet)
 // ghostClass(state, view) -> the class of the stone a click would place
 export function createCellBoard(svg, { kind, game, onAction, drawCell, drawFrame = null,
-  stoneClass, actionFor, ghostClass }) {
+  stoneClass, actionFor, ghostClass, letterOf = null }) {
   const classes = [`kind-${kind}`, `game-${game}`];
   svg.classList.add(...classes);
-  const cells = new Map(); // name -> {g, stone, stoneBase}
+  const cells = new Map(); // name -> {g, stone, stoneBase, letter}
   let geometry = null;
   let view = NO_VIEW;
   let stones = new Map(); // name -> the stone class at the previous render (null: empty)
@@ -49,7 +55,8 @@ export function createCellBoard(svg, { kind, game, onAction, drawCell, drawFrame
     for (const cell of board.cells) {
       const g = el("g", { class: "cell", "data-cell": cell.name, "aria-label": cell.name }, grid);
       const stone = drawCell(cell, g);
-      cells.set(cell.name, { g, stone, stoneBase: stone.getAttribute("class") });
+      cells.set(cell.name, { g, stone, stoneBase: stone.getAttribute("class"),
+        letter: g.querySelector(".letter") });
     }
     if (drawFrame) drawFrame(board, svg);
     drawLabels(el("g", { class: "labels", "aria-hidden": "true" }, svg), board.labels);
@@ -65,12 +72,26 @@ export function createCellBoard(svg, { kind, game, onAction, drawCell, drawFrame
     const last = new Set(state.last.map(cellOf));
     const highlight = new Set(view.highlight || []);
     const ghost = ghostClass(state, view) || "";
+    const ending = state.ending || null;
+    const marked = new Set((ending && ending.cells) || []);
     flag(svg, "interactive", view.interactive);
+    flag(svg, "hints", view.interactive && view.hints);
     flag(svg, "highlighting", highlight.size > 0);
+    for (const name of [...svg.classList]) {
+      if (name.startsWith("ending-")) svg.classList.remove(name);
+    }
+    if (ending) svg.classList.add(`ending-${ending.kind}`);
+    const blocked = ending && ending.kind === "blocked";
     for (const cell of board.cells) {
-      const { g, stone, stoneBase } = cells.get(cell.name);
+      const { g, stone, stoneBase, letter } = cells.get(cell.name);
       const owner = stoneClass(cell);
       stone.setAttribute("class", `${stoneBase} ${owner || `ghost ${ghost}`}`);
+      if (letter) {
+        const text = letterOf ? letterOf(cell) || "" : "";
+        if (letter.textContent !== text) letter.textContent = text;
+      }
+      flag(g, "decisive", !blocked && marked.has(cell.name));
+      flag(g, "blocked", blocked && marked.has(cell.name));
       flag(g, "empty", !owner);
       flag(g, "legal", legal.has(actionFor(cell.name, view)));
       flag(g, "last", last.has(cell.name));
@@ -87,7 +108,7 @@ export function createCellBoard(svg, { kind, game, onAction, drawCell, drawFrame
   function destroy() {
     svg.removeEventListener("click", onClick);
     svg.removeEventListener("keydown", onKey);
-    svg.classList.remove(...classes, "interactive", "highlighting");
+    svg.classList.remove(...classes, "interactive", "hints", "highlighting");
     clear(svg);
   }
 

@@ -1,7 +1,7 @@
 // Hex boards (Copolymer, Colorful Connection): pointy-topped cells in rows, pbmserv labels.
 // The engine gives every cell's centre in units of the hexagon's circumradius; this module
 // only draws a cell's hexagon and stone, and names the action a click on a cell asks for.
-import { el, points, round } from "./svg.js";
+import { cross, el, points, round } from "./svg.js";
 import { createCellBoard } from "./cells.js";
 
 const STONE_RADIUS = 0.64;
@@ -22,6 +22,15 @@ function drawCell(cell, g) {
   el("circle", { class: "dot", cx, cy, r: 0.16 }, g);
   const stone = el("circle", { class: "stone", cx, cy, r: STONE_RADIUS }, g);
   el("circle", { class: "mark", cx, cy, r: 0.2 }, g);
+  el("path", { class: "cross", d: cross(cx, cy, 0.32) }, g);
+  return stone;
+}
+
+// Colorful's stones carry their colour's letter too: colour is not the only cue.
+function drawColorfulCell(cell, g) {
+  const stone = drawCell(cell, g);
+  const letter = el("text", { class: "letter", x: round(cell.x), y: round(cell.y), "aria-hidden": "true" }, g);
+  g.insertBefore(letter, g.querySelector(".mark"));
   return stone;
 }
 
@@ -35,7 +44,8 @@ function stoneClass(cell) {
 export function createBoard(svg, { onAction, game }) {
   const colorful = game === "colorful";
   return createCellBoard(svg, {
-    kind: "hex", game, onAction, drawCell, stoneClass,
+    kind: "hex", game, onAction, drawCell: colorful ? drawColorfulCell : drawCell, stoneClass,
+    letterOf: colorful ? (cell) => cell.colour : null,
     // Colorful's action names the colour chosen for the stone; none chosen, nothing to ask.
     actionFor: colorful
       ? (name, view) => (view.colour ? `${view.colour}@${name}` : null)

@@ -1,6 +1,6 @@
 // The square board (Hadron): unit squares with their top-left corners from the engine, file
 // letters below and rank numbers beside it. A click on a square asks for that cell.
-import { el, round } from "./svg.js";
+import { cross, el, round } from "./svg.js";
 import { createCellBoard } from "./cells.js";
 
 const TILE_INSET = 0.1;
@@ -17,6 +17,7 @@ function drawCell(cell, g) {
     width: 1 - 2 * TILE_INSET, height: 1 - 2 * TILE_INSET, rx: 0.12,
   }, g);
   el("circle", { class: "mark", cx, cy, r: 0.12 }, g);
+  el("path", { class: "cross", d: cross(cx, cy, 0.22) }, g);
   return tile;
 }
 

@@ -36,6 +36,12 @@ export function setViewBox(svg, viewbox) {
   svg.style.setProperty("--board-ratio", String(width / height));
 }
 
+// An × centred on (cx, cy), as path data: Hadron's cells nobody may use at the end.
+export function cross(cx, cy, half) {
+  const [a, b, c, d] = [cx - half, cx + half, cy - half, cy + half].map(round);
+  return `M${a} ${c}L${b} ${d}M${b} ${c}L${a} ${d}`;
+}
+
 // Labels (row letters, column numbers) as the engine placed them.
 export function drawLabels(parent, labels) {
   for (const label of labels) {

@@ -115,6 +115,7 @@ class TripenBoard {
     // viewbox (which leaves room the labels do not use).
     if (fresh) fitViewBox(this.svg, this.board.viewbox, { parts: this.framed });
     this.svg.classList.toggle("interactive", Boolean(this.view.interactive));
+    this.svg.classList.toggle("hints", Boolean(this.view.interactive && this.view.hints));
     this.svg.dataset.ply = state.ply;
     if (this.view.interactive) {
       this.updateGhost();
@@ -164,11 +165,16 @@ class TripenBoard {
     el("rect", { class: "hatch-stripe", width: 0.08, height: 0.22 }, pattern);
   }
 
+  // The final position shows the winner's chain from border to border (state.ending).
   drawTokens() {
     const last = new Set(this.state.last || []);
+    const ending = this.state.ending;
+    const chain = new Set(ending && ending.kind === "chain" ? ending.chain : []);
+    this.svg.classList.toggle("ending-chain", chain.size > 0);
     const { sides = ["Red", "Blue"] } = this.state;
     const shapes = this.board.tokens.map((token) => el("polygon", {
-      class: `token side-${token.side}${last.has(token.action) ? " last" : ""}`,
+      class: `token side-${token.side}${last.has(token.action) ? " last" : ""}`
+        + `${chain.has(token.action) ? " chain" : ""}`,
       "data-action": token.action,
       "aria-label": `${sides[token.side]} ${token.action}`,
       points: points(token.polygon),

@@ -9,9 +9,11 @@ import { isMyTurn, playerOfSide } from "../live-game.js";
 const SCORER = ["red", "green"];
 
 export class ColorfulPanels {
-  // game(): the page's current game; redrawBoard(): the colour or highlight changed
-  constructor({ svg, game, redrawBoard }) {
+  // game(): the page's current game; shown(): the position on the board (the latest, or the
+  // one the replay shows); redrawBoard(): the colour or highlight changed
+  constructor({ svg, game, shown, redrawBoard }) {
     this.source = game;
+    this.shown = shown;
     this.redrawBoard = redrawBoard;
     this.colour = null; // of the next stone
     this.highlight = []; // cells of the hovered group
@@ -71,9 +73,10 @@ export class ColorfulPanels {
     this.redrawBoard();
   }
 
+  // The groups of the position on the board, which may be an earlier one.
   renderGroups() {
     const game = this.game;
-    const groups = game.state.board.groups || [];
+    const groups = this.shown().board.groups || [];
     for (const side of [0, 1]) {
       const scoring = groups
         .filter((group) => group.score !== null && sideOfColour(group.colour) === side)
@@ -108,7 +111,7 @@ export class ColorfulPanels {
   }
 
   groupOf(cell) {
-    return (this.game.state.board.groups || []).find((group) => group.cells.includes(cell)) || null;
+    return (this.shown().board.groups || []).find((group) => group.cells.includes(cell)) || null;
   }
 
   setHighlight(cells) {

@@ -91,6 +91,9 @@ export class GameControls {
     show("rematch-accept", open && theirs);
     show("rematch-decline", open && theirs);
     show("rematch-withdraw", open && mine);
+    // A seek like this game, back in the lobby (rendered for players only).
+    const newOpponent = $("new-opponent-form");
+    if (newOpponent) newOpponent.hidden = !possible;
     let note = "";
     if (theirs) note = `${game.players[offeredBy].username} offers a rematch.`;
     else if (mine) note = "Rematch offered: waiting for an answer.";

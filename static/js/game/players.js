@@ -1,11 +1,12 @@
 // The game page's player cards: name, side, presence, the side's count or scores, and the
-// clocks, which tick locally between the server's reports (static/js/clock.js).
+// clocks, which tick locally between the server's reports (static/js/clock.js). The counts
+// and the clocks are those of the position on the board: stepping back through the moves
+// shows what each side had then.
 import { Clocks, formatClock, formatSpan } from "../clock.js";
 import { byId as $, el } from "../dom.js";
 import { isLive, ratingChangeOf, sideOfPlayer } from "../live-game.js";
 import { changeText, ratingBadge } from "../ratings.js";
 
-const COUNT_NOUN = { copolymer: "cells", hadron: "tiles" };
 // Under this a running clock turns red.
 const LOW_TIME_MS = 20000;
 
@@ -13,7 +14,8 @@ function cards() {
   return document.querySelectorAll("#players .player");
 }
 
-export function renderPlayers(game) {
+// `state`: the position on the board (the engine's to_dict(); by default the latest).
+export function renderPlayers(game, state = game.state) {
   const online = (game.presence && game.presence.players_online) || [];
   const live = isLive(game);
   for (const node of cards()) {
@@ -28,7 +30,8 @@ export function renderPlayers(game) {
     node.classList.toggle("offline", away);
     node.querySelector(".presence").title = away ? "offline" : "online";
     node.querySelector(".gone").hidden = !(away && live);
-    node.querySelector(".extra").textContent = extraText(game, side);
+    // The engine's words: "23 cells", "1 tile", "scores 7 · 3".
+    node.querySelector(".extra").textContent = (state.tallies || [])[side] || "";
     renderRating(node.querySelector(".rating-slot"), game, i);
   }
   // The viewer's own card goes last (nearest the controls); spectators see players[0] first.
@@ -50,18 +53,23 @@ function renderRating(slot, game, i) {
     el("span", { class: `rating-change ${tone}` }, changeText(change.change)));
 }
 
-// Copolymer's and Hadron's counts, Colorful's sorted group scores.
-function extraText(game, side) {
-  const board = game.state.board;
-  if (board.counts) return `${board.counts[side]} ${COUNT_NOUN[game.game] || ""}`.trim();
-  if (board.scores) return board.scores[side].length ? `scores ${board.scores[side].join(" · ")}` : "";
-  return "";
+const clocks = new Clocks(renderClocks);
+let lowTimeListener = () => {};
+const wasLow = [false, false];
+
+// `listener(player)` when a running clock goes under LOW_TIME_MS.
+export function onLowTime(listener) {
+  lowTimeListener = listener;
 }
 
-const clocks = new Clocks(renderClocks);
-
-// Only a game still being played has a running clock.
-export function updateClocks(game) {
+// Only a game still being played has a running clock. `past`: the clocks of an earlier
+// position on the board ({remaining_ms} as they stood then, or null when unknown yet), which
+// never run.
+export function updateClocks(game, past = undefined) {
+  if (past !== undefined) {
+    clocks.update({ remaining_ms: past ? past.remaining_ms : null, running: null, deadline: null });
+    return;
+  }
   clocks.update(isLive(game) ? game.clocks : { ...game.clocks, running: null });
 }
 
@@ -78,6 +86,9 @@ function renderClocks() {
     if (clock.textContent !== text) clock.textContent = text;
     clock.hidden = text === "";
     clock.classList.toggle("running", running);
-    clock.classList.toggle("low", running && ms !== null && ms < LOW_TIME_MS);
+    const low = running && ms !== null && ms < LOW_TIME_MS;
+    clock.classList.toggle("low", low);
+    if (low && !wasLow[i]) lowTimeListener(i);
+    wasLow[i] = low;
   }
 }

@@ -18,16 +18,25 @@ const CONNECTION_TEXT = {
   closed: "Disconnected",
 };
 
-export function renderPrompt(game) {
+// `away`: what the board shows when it is not the latest position (replay.away()); the bar
+// then says so rather than tell a live prompt over an old position.
+export function renderPrompt(game, away = null) {
   const live = isLive(game);
   // The end banner takes over from the prompt.
   $("prompt-bar").hidden = !live;
   if (!live) return;
-  const mine = isMyTurn(game);
   const prompt = $("prompt");
+  const who = $("prompt-who");
+  if (away) {
+    prompt.textContent = away.text;
+    prompt.classList.remove("yours");
+    who.textContent = away.label;
+    who.className = "who past";
+    return;
+  }
+  const mine = isMyTurn(game);
   prompt.textContent = game.state.prompt;
   prompt.classList.toggle("yours", mine);
-  const who = $("prompt-who");
   if (mine) who.textContent = "Your move";
   else who.textContent = isPlayer(game) ? "Waiting" : "Live";
   who.className = `who${mine ? " yours" : ""}`;
@@ -45,7 +54,7 @@ export function flashPrompt() {
   prompt.classList.add("again");
 }
 
-export function renderBanner(game) {
+export function renderBanner(game, away = null) {
   const banner = $("banner");
   banner.hidden = isLive(game);
   if (banner.hidden) return;
@@ -59,6 +68,7 @@ export function renderBanner(game) {
   banner.className = `game-banner ${tone}`;
   $("banner-title").textContent = result.text || "Game over";
   $("banner-reason").textContent = reasonText(game, result);
+  $("banner-shown").textContent = away ? `The board shows an earlier position: ${away.text}.` : "";
   renderRatingChanges(game);
 }
 
@@ -94,9 +104,13 @@ export function renderWatching(game) {
   $("watching-over").hidden = live;
 }
 
+// The spectators' count is the one the players see; a spectator is told they are in it. Once
+// the game is over nobody watches it any more: people on the page are reading a record.
 export function renderInfo(game) {
   const watchers = (game.presence && game.presence.watchers) || 0;
-  $("watchers").textContent = `${watchers} watching`;
+  const node = $("watchers");
+  node.hidden = !isLive(game);
+  node.textContent = `${watchers} watching${isPlayer(game) ? "" : " (you included)"}`;
   const deadline = $("deadline");
   const clocks = game.clocks || {};
   const running = clocks.running;

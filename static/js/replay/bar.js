@@ -38,7 +38,9 @@ const MARKUP = `
   <p class="replay-exports">Download:
     <a class="record-txt" download>record (.txt)</a> ·
     <a class="record-json" download>record (.json)</a> ·
-    <a class="position-svg" download>this position (.svg)</a></p>`;
+    <a class="position-svg" download>this position (.svg)</a> ·
+    <a class="position-png" download>(.png)</a> ·
+    <a class="game-gif" download>the whole game (.gif)</a></p>`;
 
 export class ReplayBar {
   // on: {command(name) for first/prev/play/next/last, slide(ply), speed(), live(), back(),
@@ -55,7 +57,8 @@ export class ReplayBar {
       slider: find(".replay-slider"), speed: find(".replay-speed"), live: find(".replay-live"),
       play: find(".replay-play"), where: find(".replay-where"), prompt: find(".replay-prompt"),
       explore: find(".replay-explore"), line: find(".replay-line"), colours: find(".replay-colours"),
-      hint: find(".replay-hint"), svg: find(".position-svg"),
+      hint: find(".replay-hint"), svg: find(".position-svg"), png: find(".position-png"),
+      gif: find(".game-gif"),
     };
     this.notice = new Notice(find(".replay-notice"));
     for (const [name, ms] of SPEEDS) {
@@ -79,7 +82,8 @@ export class ReplayBar {
     return Number(this.el.speed.value) || DEFAULT_SPEED;
   }
 
-  // view: {at, end, playing, browsing, exploring, where, prompt, line, hint, owed, colour}
+  // view: {at, end, playing, browsing (not at the game's latest position), live (the game
+  //        goes on), exploring, where, prompt, line, hint, owed, colour}
   render(view) {
     const { el } = this;
     const { at, end, exploring } = view;
@@ -95,14 +99,20 @@ export class ReplayBar {
     el.play.textContent = view.playing ? "❚❚ Pause" : "▶ Play";
     el.play.setAttribute("aria-pressed", String(view.playing));
     el.play.setAttribute("aria-label", view.playing ? "Pause" : "Autoplay");
+    // The way back to the latest position stays at hand, also once the game has ended while
+    // the viewer was looking back.
     el.live.hidden = !view.browsing;
-    this.root.classList.toggle("browsing", view.browsing);
+    el.live.textContent = view.live ? "● Back to live" : "Final position »";
+    el.live.classList.toggle("to-end", !view.live);
+    this.root.classList.toggle("browsing", view.browsing && view.live);
     this.root.classList.toggle("exploring", exploring);
     el.where.textContent = view.where;
     el.prompt.textContent = view.prompt;
     el.explore.hidden = !exploring;
     el.line.textContent = view.line;
     el.svg.href = `/game/${this.gameId}/position/${at}.svg`;
+    el.png.href = `/game/${this.gameId}/position/${at}.png`;
+    el.gif.href = `/game/${this.gameId}/game.gif`;
     el.hint.textContent = view.hint;
     el.colours.hidden = view.owed.length === 0;
     el.colours.replaceChildren(...colourButtons(view.owed, view.colour, this.onColour));

@@ -1,4 +1,5 @@
-// A game's positions from the server's engine: /game/<id>/position/<ply>.json for the game's
+// What the server knows of a game's past: its positions from the server's engine, and (below)
+// the clocks after each ply. Positions come from /game/<id>/position/<ply>.json for the game's
 // own line (kept once loaded: they never change) and /game/<id>/explore.json for other moves
 // from one of them. The browser decides no rules: a refused exploration comes back with the
 // engine's reason.
@@ -50,5 +51,33 @@ export class Positions {
     if (!response.ok) throw new Error((data && data.message) || refused);
     if (!data) throw new Error(UNREACHABLE);
     return { ...data, board: { ...this.latest().board, ...data.board } };
+  }
+}
+
+// The clocks of a realtime game after each ply, from /game/<id>/clocks.json, so that stepping
+// back through the moves shows the time each player had then. Loaded when first needed, and
+// again when the game has gone past what was loaded.
+export class ClockHistory {
+  constructor(gameId) {
+    this.gameId = gameId;
+    this.plies = []; // remaining_ms per ply: [[player 0, player 1], ...]
+    this.loading = null;
+  }
+
+  // {remaining_ms} after `ply` actions, or null while it is not known.
+  at(ply) {
+    const left = this.plies[ply];
+    return left ? { remaining_ms: left } : null;
+  }
+
+  load() {
+    if (!this.loading) {
+      this.loading = fetch(`/game/${this.gameId}/clocks.json`, { headers: { Accept: "application/json" } })
+        .then((response) => (response.ok ? response.json() : null))
+        .then((data) => { if (data && data.remaining_ms) this.plies = data.remaining_ms; })
+        .catch(() => {})
+        .finally(() => { this.loading = null; });
+    }
+    return this.loading;
   }
 }

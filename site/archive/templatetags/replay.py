@@ -1,0 +1,37 @@
+"""The game page without JavaScript: the position drawn by the server and the move list as
+links (?ply=K), so a game reads in any browser; game.js replaces both with the live board and
+its own list. `{% position_picture game ply %}`, `{% move_list game ply %}`."""
+from django import template
+from django.utils.safestring import mark_safe
+
+from archive import positions
+from boards import svg
+from games import records
+
+register = template.Library()
+
+
+@register.simple_tag
+def position_picture(game, ply):
+    """The position after `ply` actions as inline SVG, with why the game ended if it did."""
+    position = positions.state_at(game, ply).to_dict()
+    title = f"{game.title} ({game.options_text}), position after {ply} actions"
+    return mark_safe(svg.render(position["board"], title=title, ending=position["ending"]))
+
+
+@register.inclusion_tag("archive/_move_list.html")
+def move_list(game, ply):
+    """The actions by turn (as records group them), each a link to the position after it."""
+    state = positions.state_at(game, game.ply_count)
+    start = game.engine.new(**game.options)
+    sides, current = [], start
+    for action in state.actions:   # the side that made each action
+        sides.append(current.to_move)
+        current = current.play(action)
+    turns, index = [], 0
+    for number, actions in enumerate(records.turns(state), start=1):
+        side = sides[index]
+        links = [{"action": action, "ply": index + k + 1} for k, action in enumerate(actions)]
+        turns.append({"number": number, "side": side, "actions": links})
+        index += len(actions)
+    return {"turns": turns, "shown": ply}
