@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/settings/", views.SettingsView.as_view(), name="settings"),
+    path("accounts/settings/board/", views.board_pref, name="board_pref"),
     path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/password/reset/sent/", views.PasswordResetDoneView.as_view(),
          name="password_reset_done"),

@@ -1,13 +1,16 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
+from django.views.decorators.http import require_POST
 from django.views.generic import FormView
 
 from accounts.forms import LoginForm, SettingsForm, SignupForm
-from accounts.models import profile_of
+from accounts.models import Profile, profile_of
 
 
 class FormErrorMessageMixin:
@@ -91,6 +94,20 @@ class SettingsView(LoginRequiredMixin, FormErrorMessageMixin, FormView):
         form.save()
         messages.success(self.request, "Your settings are saved.")
         return super().form_valid(form)
+
+
+@require_POST
+@login_required
+def board_pref(request):
+    """One board choice changed on a game page (static/js/prefs.js): kept on the account, so it
+    follows the player to other browsers. POST `name` (Profile.BOARD_PREFS) and `value`."""
+    name, value = request.POST.get("name"), request.POST.get("value")
+    if name not in Profile.BOARD_PREFS or value not in ("true", "false"):
+        return JsonResponse({"ok": False, "message": "Unknown choice."}, status=400)
+    profile = profile_of(request.user)
+    setattr(profile, name, value == "true")
+    profile.save(update_fields=[name])
+    return JsonResponse({"ok": True})
 
 
 # Forgotten passwords: Django's own views and tokens, in the site's layout.

@@ -108,3 +108,14 @@ def test_an_unknown_address_sends_nothing_and_says_the_same(client):
     response = client.post(reverse("accounts:password_reset"), {"email": "nobody@example.org"})
     assert response.url == reverse("accounts:password_reset_done")
     assert mail.outbox == []
+
+
+def test_a_board_choice_made_on_the_game_page_is_kept_on_the_account(client, alice):
+    client.force_login(alice)
+    assert client.post("/accounts/settings/board/", {"name": "show_hints", "value": "false"},
+                       HTTP_ACCEPT="application/json").json() == {"ok": True}
+    assert profile_of(alice).show_hints is False
+    refused = client.post("/accounts/settings/board/", {"name": "email", "value": "x@y.z"})
+    assert refused.status_code == 400
+    client.logout()
+    assert client.post("/accounts/settings/board/", {"name": "sounds", "value": "false"}).status_code == 302
