@@ -29,7 +29,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 
 from live.outbox import Outbox
 
-_pools = {}  # "read" / "write" -> ThreadPoolExecutor
+_pools = {}  # "read" / "write" / "aside" -> ThreadPoolExecutor
 _pools_lock = threading.Lock()
 _lanes = {}  # key -> Lane, while anything holds or waits for it
 
@@ -68,13 +68,14 @@ class Lane:
 
 
 async def read(fn, *args, **kwargs):
-    """Run `fn(*args, **kwargs)` on a database thread and return its result. For reads, and
-    for writes that need no order with anything else."""
+    """Run `fn(*args, **kwargs)` on a reader thread and return its result: for reads, which
+    never queue behind changes."""
     return await _run(functools.partial(fn, *args, **kwargs), kind="read")
 
 
 async def write(fn, *args, **kwargs):
-    """As read(), for a write (on the writers' pool)."""
+    """As read(), for a write that needs no order with a game's changes (presence rows, the
+    sweeper's jobs): on a writer thread."""
     return await _run(functools.partial(fn, *args, **kwargs), kind="write")
 
 
@@ -99,10 +100,6 @@ async def in_lane(key, fn, *args, **kwargs):
         lane.users -= 1
         if lane.users == 0:
             del _lanes[key]
-
-
-def busy_lanes():
-    return len(_lanes)
 
 
 async def _run(call, kind):
