@@ -100,9 +100,12 @@ def test_new_opponent_posts_the_same_seek(client, alice, bob):
     form = page[page.index('id="new-opponent-form"'):page.index('id="new-opponent"')]
     fields = dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', form))
     fields.pop("csrfmiddlewaretoken")
+    # The game was casual (start() makes casual games): so is the seek.
     assert fields == {"game": "colorful", "time_kind": "correspondence", "side": "random",
-                      "colorful_board": "long", "colorful_size": "5", "days": "2"}
+                      "rated": "casual", "colorful_board": "long", "colorful_size": "5",
+                      "days": "2"}
     response = client.post("/play/seeks/", fields)
     assert response.status_code == 302
     seek = Seek.objects.get(owner=alice)
     assert seek.options == {"board": "long", "size": 5} and seek.time_control.days == 2
+    assert not seek.rated
