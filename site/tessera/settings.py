@@ -2,7 +2,8 @@
 
 Everything that differs between one laptop and a deployment comes from the environment:
 
-* SECRET_KEY      required unless DEBUG is on (then a fixed development key is used)
+* SECRET_KEY      required unless DEBUG is on (then a fixed development key is used), and as
+                  strong as `check --deploy` asks: 50+ characters, 5+ different ones
 * DEBUG           "1"/"true"/"yes"/"on" turns it on; off by default
 * ALLOWED_HOSTS   comma-separated host names
 * CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://tessera.example (behind a proxy)
@@ -16,6 +17,11 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 
 # Repository root: site/tessera/settings.py -> parents[2].
@@ -35,14 +41,35 @@ def env_list(name):
 
 DEBUG = env_flag("DEBUG")
 
+def secret_key_weakness(key):
+    """Why `key` is too weak for a site on the internet, in words, or None. The criteria are
+    the ones `manage.py check --deploy` applies (security.W009)."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it is {len(key)} characters long"
+    unique = len(set(key))
+    if unique < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"it uses only {unique} different character{'s' if unique != 1 else ''}"
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return f"it starts with {SECRET_KEY_INSECURE_PREFIX!r}, Django's mark of a throw-away key"
+    return None
+
+
+SECRET_KEY_ADVICE = (
+    f"Use at least {SECRET_KEY_MIN_LENGTH} characters, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them "
+    "different, e.g. the output of: python -c \"from django.core.management.utils import "
+    "get_random_secret_key; print(get_random_secret_key())\". Or set DEBUG=1 for local development."
+)
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        # A guessable key in production would let anyone forge sessions: refuse to start.
+if not DEBUG:
+    # A guessable key in production would let anyone forge sessions: refuse to start.
+    if not SECRET_KEY.strip():
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set the SECRET_KEY environment variable, "
-            "or DEBUG=1 for local development."
+            "SECRET_KEY is not set. Set the SECRET_KEY environment variable. " + SECRET_KEY_ADVICE
         )
+    if weakness := secret_key_weakness(SECRET_KEY):
+        raise ImproperlyConfigured(f"SECRET_KEY is too weak: {weakness}. " + SECRET_KEY_ADVICE)
+elif not SECRET_KEY.strip():
     SECRET_KEY = "django-insecure-tessera-development-key-do-not-use-in-production"
 
 # With DEBUG on and this list empty, Django still accepts localhost, 127.0.0.1 and [::1].

@@ -6,7 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+# Long and varied enough for Django's deploy check (50 characters, 5 different ones).
+KEY = "settings-test-key-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 PRINT_SETTINGS = (
     "import json, django; from django.conf import settings; django.setup(); print(json.dumps({"
@@ -40,6 +44,28 @@ def test_refuses_to_start_without_secret_key_when_debug_is_off():
     assert "SECRET_KEY is not set" in result.stderr
 
 
+@pytest.mark.parametrize("key, words", [
+    (" ", "SECRET_KEY is not set"),
+    ("\t \n", "SECRET_KEY is not set"),
+    ("s3cret", "SECRET_KEY is too weak: it is 6 characters long."),
+    ("k" * 60, "SECRET_KEY is too weak: it uses only 1 different character."),
+    ("abcd" * 20, "SECRET_KEY is too weak: it uses only 4 different characters."),
+    ("django-insecure-" + KEY, "SECRET_KEY is too weak: it starts with 'django-insecure-'"),
+])
+def test_refuses_a_weak_secret_key_when_debug_is_off(key, words):
+    result = run_settings(SECRET_KEY=key)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert words in result.stderr, result.stderr
+    # The message says what a good key is and how to make one.
+    assert "at least 50 characters" in result.stderr
+    assert "get_random_secret_key" in result.stderr
+
+
+def test_a_weak_secret_key_is_fine_for_development():
+    assert settings_with(SECRET_KEY="s3cret", DEBUG="1")["key"] == "s3cret"
+
+
 def test_manage_py_refuses_too():
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
@@ -57,13 +83,13 @@ def test_debug_has_development_key_and_embedded_defaults():
 
 
 def test_debug_is_off_by_default_and_key_comes_from_environment():
-    s = settings_with(SECRET_KEY="s3cret", DEBUG="no")
-    assert s["debug"] is False and s["key"] == "s3cret"
+    s = settings_with(SECRET_KEY=KEY, DEBUG="no")
+    assert s["debug"] is False and s["key"] == KEY
 
 
 def test_hosts_database_and_redis_from_environment():
     s = settings_with(
-        SECRET_KEY="s3cret",
+        SECRET_KEY=KEY,
         ALLOWED_HOSTS="tessera.example, 127.0.0.1",
         DATABASE_URL="postgres://player:pw@db.example:5432/tessera",
         REDIS_URL="redis://cache.example:6379/1",
@@ -74,12 +100,12 @@ def test_hosts_database_and_redis_from_environment():
     assert s["layer"] == "channels_redis.core.RedisChannelLayer"
     assert s["redis"] == [{"address": "redis://cache.example:6379/1", "socket_timeout": None}]
     assert s["prefix"] == "asgi"
-    assert settings_with(SECRET_KEY="k", REDIS_URL="redis://r:6379/0", REDIS_PREFIX="site2")["prefix"] == "site2"
+    assert settings_with(SECRET_KEY=KEY, REDIS_URL="redis://r:6379/0", REDIS_PREFIX="site2")["prefix"] == "site2"
 
 
 def test_asgi_application_imports_with_site_on_path():
     env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
-    env.update(SECRET_KEY="s3cret", PYTHONPATH=str(ROOT / "site"))
+    env.update(SECRET_KEY=KEY, PYTHONPATH=str(ROOT / "site"))
     code = "import tessera.asgi as a; print(type(a.application).__name__)"
     result = subprocess.run([sys.executable, "-c", code], cwd="/", env=env,
                             capture_output=True, text=True, timeout=60)
