@@ -7,13 +7,19 @@ Everything that differs between one laptop and a deployment comes from the envir
 * DEBUG           "1"/"true"/"yes"/"on" turns it on; off by default
 * ALLOWED_HOSTS   comma-separated host names
 * CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://tessera.example (behind a proxy)
+* SECURE_PROXY_SSL_HEADER  header a TLS proxy sets to "https", e.g. X-Forwarded-Proto
+* SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD,
+  SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE   Django's settings of those names (flags: "1")
 * DATABASE_URL    e.g. postgres://user:pass@host:5432/tessera; default: SQLite file db.sqlite3
 * REDIS_URL       e.g. redis://127.0.0.1:6379/0; unset: in-memory channel layer (one process)
 * REDIS_PREFIX    prefix of the channel layer's Redis keys (default "asgi"): sites, or test
                   servers, with separate databases that share one Redis need different ones
+* LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  log-in throttle (see AXES_* below); 5 and 15
+* TRUSTED_PROXY_COUNT  reverse proxies in front of Daphne that append to X-Forwarded-For
 * STATIC_ROOT     where `collectstatic` puts files; optional (whitenoise serves from static/)
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -37,6 +43,34 @@ def env_flag(name, default=False):
 
 def env_list(name):
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def env_int(name, default=0, minimum=0):
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of {minimum} or more, not {value!r}.")
+    return number
+
+
+def env_proxy_ssl_header(name):
+    """SECURE_PROXY_SSL_HEADER from a header name ("X-Forwarded-Proto") that a TLS proxy sets
+    to "https"; "Name: value" names another value. Django wants the request.META key."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    header, _, wanted = value.partition(":")
+    header, wanted = header.strip(), wanted.strip() or "https"
+    if not header or any(c.isspace() for c in header):
+        raise ImproperlyConfigured(
+            f"{name} must be a header name such as X-Forwarded-Proto, not {value!r}.")
+    return ("HTTP_" + header.upper().replace("-", "_"), wanted)
 
 
 DEBUG = env_flag("DEBUG")
@@ -76,6 +110,18 @@ elif not SECRET_KEY.strip():
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
+# HTTPS, read from the environment so that a deployment passes `manage.py check --deploy`
+# (README: "In production"). Behind a TLS proxy, Daphne sees plain HTTP: the proxy's header
+# says the browser used HTTPS. Trust it only when every request comes through that proxy,
+# which overwrites whatever the client sent in that header.
+SECURE_PROXY_SSL_HEADER = env_proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
+SESSION_COOKIE_SECURE = env_flag("SESSION_COOKIE_SECURE")
+CSRF_COOKIE_SECURE = env_flag("CSRF_COOKIE_SECURE")
+
 INSTALLED_APPS = [
     # First, so that `manage.py runserver` is Daphne's ASGI runserver (websockets included).
     "daphne",
@@ -88,6 +134,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    # Counts failed log-ins and locks out guessers (accounts.throttle).
+    "axes",
     "accounts",
     "rules",
     "boards",
@@ -106,6 +154,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out log-in into accounts.throttle's answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tessera.urls"
@@ -160,8 +210,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Usernames are unique regardless of case (accounts.forms), so log-in ignores case too.
-AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
+# First the log-in throttle (refuses locked-out accounts and addresses without checking the
+# password), then the password check. Usernames are unique regardless of case
+# (accounts.forms), so log-in ignores case too.
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttle.LoginThrottleBackend",
+    "accounts.backends.CaseInsensitiveModelBackend",
+]
+
+# Log-in throttle (django-axes, configured through accounts.throttle): LOGIN_FAILURE_LIMIT
+# failed log-ins for one account (any case), or from one address, within LOGIN_COOLOFF_MINUTES
+# lock log-in for that account and that address until that many minutes after the last
+# failure. Failures while locked are not counted, so the wait shown is the wait there is.
+# Logged-in players are never affected. The database keeps the counts, so several Daphne
+# processes share them.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A successful log-in does not wipe the address's failures: else a guesser with an account of
+# their own could log into it between guesses and never be locked out.
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True  # no table of every successful log-in
+AXES_USERNAME_CALLABLE = "accounts.throttle.throttled_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# How many reverse proxies in front of Daphne append the client's address to X-Forwarded-For
+# (accounts.throttle.client_address). 0: the header is ignored, since anyone can send it.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT")
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
