@@ -23,6 +23,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.checks.security.base import (
     SECRET_KEY_INSECURE_PREFIX,
     SECRET_KEY_MIN_LENGTH,
@@ -134,6 +135,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     # Counts failed log-ins and locks out guessers (accounts.throttle).
     "axes",
     "accounts",
@@ -148,6 +150,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise: static files need no policy, pages do.
+    "tessera.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -257,6 +261,26 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Content-Security-Policy (django-csp; tessera.security adds the page's ws:/wss: origin to
+# connect-src). Everything from this site only: no inline scripts or event handlers (page data
+# travels in <script type="application/json"> blocks), no inline style attributes (scripts
+# style through the CSSOM, which CSP allows), no plugins, no framing, forms post here only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [NONE],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
