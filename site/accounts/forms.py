@@ -1,18 +1,21 @@
-from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import MaxLengthValidator, MinLengthValidator
 
+from accounts.lookalike import RULE, check_new_username
+
 USERNAME_MIN = 3
 USERNAME_MAX = 20
 USERNAME_HELP = (
-    f"{USERNAME_MIN} to {USERNAME_MAX} characters: letters, digits and @ . + - _ only."
+    f"{USERNAME_MIN} to {USERNAME_MAX} characters: letters, digits and @ . + - _ only; "
+    f"{RULE}."
 )
 
 
 class SignupForm(UserCreationForm):
     """Django's sign-up form with the site's username rules: short enough for a board
-    caption, and unique regardless of case so nobody can pose as "Alice" as "alice"."""
+    caption, unique regardless of case so nobody can pose as "Alice" as "alice", and no
+    look-alike of another name (accounts.lookalike)."""
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -34,11 +37,5 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self):
         username = self.cleaned_data["username"]
-        taken = get_user_model().objects.filter(username__iexact=username).first()
-        if taken is not None:
-            raise forms.ValidationError(
-                "The username “%(name)s” is already taken (usernames ignore case).",
-                code="duplicate_username",
-                params={"name": taken.username},
-            )
+        check_new_username(username)
         return username
