@@ -74,8 +74,6 @@ def env_proxy_ssl_header(name):
     return ("HTTP_" + header.upper().replace("-", "_"), wanted)
 
 
-DEBUG = env_flag("DEBUG")
-
 def secret_key_weakness(key):
     """Why `key` is too weak for a site on the internet, in words, or None. The criteria are
     the ones `manage.py check --deploy` applies (security.W009)."""
@@ -94,6 +92,8 @@ SECRET_KEY_ADVICE = (
     "different, e.g. the output of: python -c \"from django.core.management.utils import "
     "get_random_secret_key; print(get_random_secret_key())\". Or set DEBUG=1 for local development."
 )
+
+DEBUG = env_flag("DEBUG")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not DEBUG:
