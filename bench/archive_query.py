@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "site")]
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
-os.environ.setdefault("SECRET_KEY", "archive-benchmark-only")
+os.environ.setdefault("SECRET_KEY", "archive-benchmark-only-key-never-used-by-any-real-site-0123456789")
 
 PLAYERS = 2000
 BATCH = 5000

@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from accounts.lookalike import check_new_username
 from accounts.models import Profile
 
 
@@ -10,6 +12,25 @@ admin.site.site_title = "Tessera admin"
 
 User = get_user_model()
 admin.site.unregister(User)
+
+
+class PlayerCreationForm(AdminUserCreationForm):
+    """The admin's "add user": the sign-up page's name rules (accounts.lookalike)."""
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        check_new_username(username)
+        return username
+
+
+class PlayerChangeForm(UserChangeForm):
+    """The admin's user page: a new name follows the sign-up page's rules too."""
+
+    def clean_username(self):
+        username = self.cleaned_data["username"]
+        if username != self.instance.username:
+            check_new_username(username, exclude_pk=self.instance.pk)
+        return username
 
 
 class ProfileInline(admin.StackedInline):
@@ -21,6 +42,9 @@ class ProfileInline(admin.StackedInline):
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     """Players are looked up by name and sorted by how recently they joined or came back."""
+
+    add_form = PlayerCreationForm
+    form = PlayerChangeForm
 
     list_display = ("username", "date_joined", "last_login", "is_active", "is_staff")
     list_filter = ("is_active", "is_staff", "is_superuser")

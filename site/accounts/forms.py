@@ -1,8 +1,8 @@
-from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.validators import MaxLengthValidator, MinLengthValidator
 
+from accounts.lookalike import RULE, check_new_username
 from accounts.models import Profile
 
 USERNAME_MIN = 3
@@ -10,7 +10,8 @@ USERNAME_MAX = 20
 EMAIL_HELP = ("Only to reset a forgotten password, and for the mails you choose in your "
               "settings. Never shown to anyone.")
 USERNAME_HELP = (
-    f"{USERNAME_MIN} to {USERNAME_MAX} characters: letters, digits and @ . + - _ only."
+    f"{USERNAME_MIN} to {USERNAME_MAX} characters: letters, digits and @ . + - _ only; "
+    f"{RULE}."
 )
 
 
@@ -27,7 +28,8 @@ class LoginForm(AuthenticationForm):
 
 class SignupForm(UserCreationForm):
     """Django's sign-up form with the site's username rules: short enough for a board
-    caption, and unique regardless of case so nobody can pose as "Alice" as "alice"."""
+    caption, unique regardless of case so nobody can pose as "Alice" as "alice", and no
+    look-alike of another name (accounts.lookalike)."""
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -54,13 +56,7 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self):
         username = self.cleaned_data["username"]
-        taken = get_user_model().objects.filter(username__iexact=username).first()
-        if taken is not None:
-            raise forms.ValidationError(
-                "The username “%(name)s” is already taken (usernames ignore case).",
-                code="duplicate_username",
-                params={"name": taken.username},
-            )
+        check_new_username(username)
         return username
 
 

@@ -12,6 +12,8 @@ from django.views.generic import FormView
 from accounts.forms import LoginForm, SettingsForm, SignupForm
 from accounts.models import Profile, profile_of
 
+PASSWORD_BACKEND = "accounts.backends.CaseInsensitiveModelBackend"
+
 
 class FormErrorMessageMixin:
     """Besides the errors beside each field, say at the top of the page that nothing was
@@ -36,7 +38,9 @@ class SignupView(FormErrorMessageMixin, FormView):
 
     def form_valid(self, form):
         user = form.save()
-        login(self.request, user)
+        # The password was just chosen, not checked: log in through the password backend
+        # (the first backend, the log-in throttle, only guards password checks).
+        login(self.request, user, backend=PASSWORD_BACKEND)
         messages.success(self.request, f"Welcome to Tessera, {user.get_username()}!")
         return redirect("home")
 

@@ -6,6 +6,8 @@ The SVG file has to stand alone (downloaded, opened in an image viewer, put in a
 carries its own style: the board rules of site.css with the colours written out, light by
 default and dark when the viewer prefers dark.
 """
+import base64
+import hashlib
 import re
 
 from django.core.cache import cache
@@ -65,6 +67,10 @@ def coloured(rules, palette):
 STYLE = (coloured(BOARD_RULES, LIGHT).replace("\n", "")
          + "@media (prefers-color-scheme:dark){" + coloured(BOARD_RULES, DARK).replace("\n", "")
          + "}")
+
+# The Content-Security-Policy source that allows exactly this <style> in the SVG file, should a
+# browser show the file itself (the site's policy allows no inline style).
+STYLE_SOURCE = "'sha256-" + base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode() + "'"
 
 
 def filename(game, extension, ply=None):

@@ -5,8 +5,11 @@ combinations a person can get wrong (a size the chosen game does not have, a Col
 variant with another game, wins of nobody, a date range backwards) and says so in words,
 so a hand-edited URL shows form errors, never a server error.
 """
+from datetime import date
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import MaxValueValidator, MinValueValidator
 
 import games
 from play.labels import game_titles
@@ -35,6 +38,22 @@ REASONS = [
 ]
 
 
+# Dates a search may name: a century either side would do, but the bounds must stay far from
+# date.min/date.max, which the query's "day after date_to" and time-zone shifts overflow.
+FIRST_DAY = date(2000, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+DATE_RANGE_MESSAGE = f"Enter a date from {FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}."
+
+
+def date_field(label):
+    return forms.DateField(
+        required=False, label=label,
+        validators=[MinValueValidator(FIRST_DAY, message=DATE_RANGE_MESSAGE),
+                    MaxValueValidator(LAST_DAY, message=DATE_RANGE_MESSAGE)],
+        widget=forms.DateInput(attrs={"type": "date", "min": FIRST_DAY.isoformat(),
+                                      "max": LAST_DAY.isoformat()}))
+
+
 def all_sizes():
     return sorted({size for name in games.names()
                    for size in games.get(name).option_choices()["size"]})
@@ -56,10 +75,8 @@ class ArchiveFilter(forms.Form):
                                   label="Board size")
     variant = forms.ChoiceField(required=False, choices=[("", "Any board")] + VARIANTS,
                                 label="Board", help_text="Colorful Connection only")
-    date_from = forms.DateField(required=False, label="Finished from",
-                                widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, label="to",
-                              widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = date_field("Finished from")
+    date_to = date_field("to")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -4,6 +4,7 @@ Everything here is public, like watching: a visitor who never signed up can sear
 explore and download. The position and export endpoints answer for live games too (a
 spectator steps back through the moves already played), up to the ply the game has reached.
 """
+from csp.decorators import csp_replace
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
@@ -63,6 +64,7 @@ def position_json(request, game_id, ply):
 
 
 @require_GET
+@csp_replace({"style-src": exports.STYLE_SOURCE})
 def position_svg(request, game_id, ply):
     game = load(game_id)
     try:

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from live import registry
+from tessera import clients
 from live.outbox import encoded
 
 logger = logging.getLogger(__name__)
@@ -122,8 +123,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         return user.pk if getattr(user, "is_authenticated", False) else None
 
     def address(self):
-        client = self.scope.get("client")
-        return client[0] if client else None
+        return clients.of_scope(self.scope)
 
     # -- from the client -------------------------------------------------------------------
 

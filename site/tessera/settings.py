@@ -2,14 +2,20 @@
 
 Everything that differs between one laptop and a deployment comes from the environment:
 
-* SECRET_KEY      required unless DEBUG is on (then a fixed development key is used)
+* SECRET_KEY      required unless DEBUG is on (then a fixed development key is used), and as
+                  strong as `check --deploy` asks: 50+ characters, 5+ different ones
 * DEBUG           "1"/"true"/"yes"/"on" turns it on; off by default
 * ALLOWED_HOSTS   comma-separated host names
 * CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://tessera.example (behind a proxy)
+* SECURE_PROXY_SSL_HEADER  header a TLS proxy sets to "https", e.g. X-Forwarded-Proto
+* SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD,
+  SESSION_COOKIE_SECURE, CSRF_COOKIE_SECURE   Django's settings of those names (flags: "1")
 * DATABASE_URL    e.g. postgres://user:pass@host:5432/tessera; default: SQLite file db.sqlite3
 * REDIS_URL       e.g. redis://127.0.0.1:6379/0; unset: in-memory channel layer (one process)
 * REDIS_PREFIX    prefix of the channel layer's Redis keys (default "asgi"): sites, or test
                   servers, with separate databases that share one Redis need different ones
+* LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  log-in throttle (see AXES_* below); 5 and 15
+* TRUSTED_PROXY_COUNT  reverse proxies in front of Daphne that append to X-Forwarded-For
 * STATIC_ROOT     where `collectstatic` puts files; optional (whitenoise serves from static/)
 * EMAIL_URL       e.g. smtp://user:password@smtp.example:587/?tls=True, or console: / memory: / file:;
                   or EMAIL_HOST (+ EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -18,10 +24,17 @@ Everything that differs between one laptop and a deployment comes from the envir
 * SITE_URL        the site's address in mail sent without a request (opponent moved, ...)
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 import dj_email_url
+from csp.constants import NONE, SELF
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 
 # Repository root: site/tessera/settings.py -> parents[2].
@@ -39,21 +52,82 @@ def env_list(name):
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
+def env_int(name, default=0, minimum=0):
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of {minimum} or more, not {value!r}.")
+    return number
+
+
+def env_proxy_ssl_header(name):
+    """SECURE_PROXY_SSL_HEADER from a header name ("X-Forwarded-Proto") that a TLS proxy sets
+    to "https"; "Name: value" names another value. Django wants the request.META key."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return None
+    header, _, wanted = value.partition(":")
+    header, wanted = header.strip(), wanted.strip() or "https"
+    if not header or any(c.isspace() for c in header):
+        raise ImproperlyConfigured(
+            f"{name} must be a header name such as X-Forwarded-Proto, not {value!r}.")
+    return ("HTTP_" + header.upper().replace("-", "_"), wanted)
+
+
+def secret_key_weakness(key):
+    """Why `key` is too weak for a site on the internet, in words, or None. The criteria are
+    the ones `manage.py check --deploy` applies (security.W009)."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it is {len(key)} characters long"
+    unique = len(set(key))
+    if unique < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"it uses only {unique} different character{'s' if unique != 1 else ''}"
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return f"it starts with {SECRET_KEY_INSECURE_PREFIX!r}, Django's mark of a throw-away key"
+    return None
+
+
+SECRET_KEY_ADVICE = (
+    f"Use at least {SECRET_KEY_MIN_LENGTH} characters, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them "
+    "different, e.g. the output of: python -c \"from django.core.management.utils import "
+    "get_random_secret_key; print(get_random_secret_key())\". Or set DEBUG=1 for local development."
+)
+
 DEBUG = env_flag("DEBUG")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        # A guessable key in production would let anyone forge sessions: refuse to start.
+if not DEBUG:
+    # A guessable key in production would let anyone forge sessions: refuse to start.
+    if not SECRET_KEY.strip():
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set the SECRET_KEY environment variable, "
-            "or DEBUG=1 for local development."
+            "SECRET_KEY is not set. Set the SECRET_KEY environment variable. " + SECRET_KEY_ADVICE
         )
+    if weakness := secret_key_weakness(SECRET_KEY):
+        raise ImproperlyConfigured(f"SECRET_KEY is too weak: {weakness}. " + SECRET_KEY_ADVICE)
+elif not SECRET_KEY.strip():
     SECRET_KEY = "django-insecure-tessera-development-key-do-not-use-in-production"
 
 # With DEBUG on and this list empty, Django still accepts localhost, 127.0.0.1 and [::1].
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS, read from the environment so that a deployment passes `manage.py check --deploy`
+# (README: "In production"). Behind a TLS proxy, Daphne sees plain HTTP: the proxy's header
+# says the browser used HTTPS. Trust it only when every request comes through that proxy,
+# which overwrites whatever the client sent in that header.
+SECURE_PROXY_SSL_HEADER = env_proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
+SESSION_COOKIE_SECURE = env_flag("SESSION_COOKIE_SECURE")
+CSRF_COOKIE_SECURE = env_flag("CSRF_COOKIE_SECURE")
 
 INSTALLED_APPS = [
     # First, so that `manage.py runserver` is Daphne's ASGI runserver (websockets included).
@@ -68,6 +142,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "live",
+    "csp",
+    # Counts failed log-ins and locks out guessers (accounts.throttle).
+    "axes",
     "accounts",
     "rules",
     "boards",
@@ -92,12 +169,16 @@ MIDDLEWARE = [
     # per response.
     "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise: static files need no policy, pages do.
+    "tessera.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a locked-out log-in into accounts.throttle's answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tessera.urls"
@@ -205,8 +286,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Usernames are unique regardless of case (accounts.forms), so log-in ignores case too.
-AUTHENTICATION_BACKENDS = ["accounts.backends.CaseInsensitiveModelBackend"]
+# First the log-in throttle (refuses locked-out accounts and addresses without checking the
+# password), then the password check. Usernames are unique regardless of case
+# (accounts.forms), so log-in ignores case too.
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttle.LoginThrottleBackend",
+    "accounts.backends.CaseInsensitiveModelBackend",
+]
+
+# Log-in throttle (django-axes, configured through accounts.throttle): LOGIN_FAILURE_LIMIT
+# failed log-ins for one account (any case), or from one address, within LOGIN_COOLOFF_MINUTES
+# lock log-in for that account and that address until that many minutes after the last
+# failure. Failures while locked are not counted, so the wait shown is the wait there is.
+# Logged-in players are never affected. The database keeps the counts, so several Daphne
+# processes share them.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A successful log-in does not wipe the address's failures: else a guesser with an account of
+# their own could log into it between guesses and never be locked out.
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True  # no table of every successful log-in
+AXES_USERNAME_CALLABLE = "accounts.throttle.throttled_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# How many reverse proxies in front of Daphne append the client's address to X-Forwarded-For
+# (accounts.throttle.client_address). 0: the header is ignored, since anyone can send it.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT")
 
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
@@ -225,6 +333,26 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = os.environ.get("STATIC_ROOT") or None
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Content-Security-Policy (django-csp; tessera.security adds the page's ws:/wss: origin to
+# connect-src). Everything from this site only: no inline scripts or event handlers (page data
+# travels in <script type="application/json"> blocks), no inline style attributes (scripts
+# style through the CSSOM, which CSP allows), no plugins, no framing, forms post here only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [NONE],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -215,6 +215,18 @@ def test_filters_combine(client, shelf):
     ("reason=boredom", "reason", "Select a valid choice"),
     ("date_from=2025-13-01", "date_from", "Enter a valid date"),
     ("date_from=2025-05-01&date_to=2025-04-01", "date_to", "before the start date"),
+    # Extreme dates are valid dates but outside any game's life: once an OverflowError (500).
+    ("date_to=9999-12-31", "date_to", "Enter a date from 2000-01-01 to 2999-12-31"),
+    ("date_from=9999-12-31", "date_from", "Enter a date from 2000-01-01 to 2999-12-31"),
+    ("date_from=0001-01-01", "date_from", "Enter a date from 2000-01-01 to 2999-12-31"),
+    ("date_to=0001-01-01", "date_to", "Enter a date from 2000-01-01 to 2999-12-31"),
+    ("date_from=1999-12-31&date_to=3000-01-01", "date_to", "Enter a date from 2000-01-01"),
+    ("date_from=10000-01-01", "date_from", "Enter a valid date"),
+    ("date_to=0000-00-00", "date_to", "Enter a valid date"),
+    ("date_to=-1", "date_to", "Enter a valid date"),
+    ("date_to=2025-02-30", "date_to", "Enter a valid date"),
+    ("date_from=%00", "date_from", "Enter a valid date"),
+    ("date_from=" + "9" * 5000, "date_from", "Enter a valid date"),
 ])
 def test_bad_filters_are_form_errors_not_server_errors(client, one_finished, query, field,
                                                        words):
