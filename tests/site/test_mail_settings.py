@@ -16,7 +16,8 @@ PRINT = ("import json, django; from django.conf import settings; django.setup();
 def mail_settings(**env_vars):
     env = {k: v for k, v in os.environ.items() if not k.startswith("EMAIL_")
            and k not in {"DEFAULT_FROM_EMAIL", "SITE_URL"}}
-    env.update(env_vars, SECRET_KEY="x", DJANGO_SETTINGS_MODULE="tessera.settings",
+    env.update(env_vars, SECRET_KEY="mail-settings-test-key-0123456789-abcdefghijklmnopqrstuv",
+               DJANGO_SETTINGS_MODULE="tessera.settings",
                PYTHONPATH=os.pathsep.join([str(ROOT / "site"), str(ROOT)]))
     result = subprocess.run([sys.executable, "-c", PRINT], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=60)

@@ -85,6 +85,22 @@ def test_adduser_applies_the_same_rule(existing):
     assert get_user_model().objects.count() == 3
 
 
+def inline_data(page):
+    """What the admin's user page posts for its inlines (the profile) as they stand."""
+    data = {}
+    for inline in page.context["inline_admin_formsets"]:
+        formset = inline.formset
+        management = formset.management_form
+        data.update({f"{formset.prefix}-{name}": management[name].value()
+                     for name in management.fields})
+        for form in formset.forms:
+            for name in form.fields:
+                value = form[name].value()
+                if value not in (None, False):
+                    data[form.add_prefix(name)] = "on" if value is True else value
+    return data
+
+
 def test_the_admin_applies_the_same_rule(admin_client, existing):
     add = admin_client.post(reverse("admin:auth_user_add"), {
         "username": CYRILLIC_A + "lice", "password1": PASSWORD, "password2": PASSWORD,
@@ -95,9 +111,11 @@ def test_the_admin_applies_the_same_rule(admin_client, existing):
 
     ape = get_user_model().objects.get(username="ape")
     url = reverse("admin:auth_user_change", args=[ape.pk])
-    form = admin_client.get(url).context["adminform"].form
+    page = admin_client.get(url)
+    form = page.context["adminform"].form
     data = {name: value for name, value in form.initial.items()
             if value is not None and name not in ("groups", "user_permissions", "password")}
+    data.update(inline_data(page))
     data.update(date_joined_0=ape.date_joined.strftime("%Y-%m-%d"),
                 date_joined_1=ape.date_joined.strftime("%H:%M:%S"), last_login_0="",
                 last_login_1="")
