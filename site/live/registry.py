@@ -1,6 +1,6 @@
 """The open sockets of this server process, and what keeps them honest.
 
-Every JsonSocket enters on connect and leaves on disconnect. The registry caps sockets per
+Every JsonSocket is admitted (counted) on connect and leaves on disconnect. The registry caps sockets per
 user and per client address, and every LIVE_KEEPALIVE seconds (live.process) it:
 
 * forgets sockets whose consumer task has ended without a disconnect (a crash, a kill):
@@ -33,7 +33,10 @@ _per_user = Counter()
 _per_address = Counter()
 
 
-def admits(socket):
+def admit(socket, task):
+    """Count `socket` (whose consumer runs as `task`) if this process takes one more socket
+    from its user and address; False if not. Counted at once, before any await, so a burst of
+    handshakes cannot all pass the check before the first is counted."""
     user_id, address = socket.user_id(), socket.address()
     if user_id is not None and _per_user[user_id] >= settings.LIVE_SOCKETS_PER_USER:
         logger.warning("refused a socket: user %s has %s open", user_id, _per_user[user_id])
@@ -41,15 +44,10 @@ def admits(socket):
     if address is not None and _per_address[address] >= settings.LIVE_SOCKETS_PER_ADDRESS:
         logger.warning("refused a socket: address %s has %s open", address, _per_address[address])
         return False
+    if socket.channel_name not in _entries:
+        entry = _entries[socket.channel_name] = Entry(socket, task)
+        _count(entry, 1)
     return True
-
-
-def enter(socket, task):
-    entry = _entries.get(socket.channel_name)
-    if entry is not None:
-        return
-    entry = _entries[socket.channel_name] = Entry(socket, task)
-    _count(entry, 1)
 
 
 def leave(socket):

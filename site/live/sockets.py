@@ -82,6 +82,12 @@ class JsonSocket(AsyncWebsocketConsumer):
     handlers = {}  # message type -> method name, besides "ping"
     unknown_text = "this socket does not take that message"
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rate = None  # a RateLimit, from the first message
+        self.over_limit = 0  # messages over the limit so far
+        self.told_at = 0.0  # when the sender was last told so
+
     # -- the connection --------------------------------------------------------------------
 
     async def dispatch(self, message):
@@ -105,18 +111,23 @@ class JsonSocket(AsyncWebsocketConsumer):
         raise StopConsumer()
 
     def admitted(self):
-        """Whether this process takes one more socket from this user and address."""
-        return registry.admits(self)
+        """Whether this process takes one more socket from this user and address; if so the
+        socket counts from now on (live.registry), and the registry keeps the memberships of
+        its groups alive for as long as it is open (channels-redis forgets a membership after
+        a day, and all of them if Redis loses its data)."""
+        return registry.admit(self, asyncio.current_task())
+
+    async def refuse(self):
+        """Refuse the handshake (HTTP 403): before accept()."""
+        registry.leave(self)
+        await self.close()
 
     async def join(self, *groups):
-        """Join channel-layer groups (before accepting, so nothing announced meanwhile is
-        lost) and count this socket in the process's registry, which keeps the memberships
-        alive for as long as the socket is open (channels-redis forgets a membership after a
-        day, and all of them if Redis loses its data)."""
+        """Join channel-layer groups: before accepting, so nothing announced meanwhile is
+        lost."""
         self.joined_groups = list(groups)
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        registry.enter(self, asyncio.current_task())
 
     def user_id(self):
         user = self.scope.get("user")
@@ -154,11 +165,9 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def within_rate(self):
         """Take one message from this socket's allowance; False (and answer, or close the
         socket) when it is spent."""
-        limit = self.__dict__.get("rate")
-        if limit is None:
-            limit = self.rate = RateLimit(settings.LIVE_RATE_BURST, settings.LIVE_RATE_PER_SECOND)
-            self.over_limit, self.told_at = 0, 0.0
-        if limit.take():
+        if self.rate is None:
+            self.rate = RateLimit(settings.LIVE_RATE_BURST, settings.LIVE_RATE_PER_SECOND)
+        if self.rate.take():
             return True
         self.over_limit += 1
         if self.over_limit == settings.LIVE_FLOOD_CLOSE:

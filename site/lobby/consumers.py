@@ -30,7 +30,7 @@ class LobbyConsumer(PushConsumer):
     async def connect(self):
         self.user = self.scope["user"]
         if not self.admitted():
-            return await self.close()
+            return await self.refuse()
         groups = [services.LOBBY_GROUP]
         if self.user.is_authenticated:
             groups.append(services.user_group(self.user.pk))
@@ -66,7 +66,7 @@ class NotifyConsumer(PushConsumer):
         self.user = self.scope["user"]
         if not self.user.is_authenticated or not self.admitted():
             # Closing before accepting refuses the handshake (Daphne answers HTTP 403).
-            return await self.close()
+            return await self.refuse()
         await self.join(services.user_group(self.user.pk))
         await self.accept()
         await self.send_json(await lanes.read(listing.snapshot, self.user, seeks=False))

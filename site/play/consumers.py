@@ -56,7 +56,7 @@ class GameConsumer(JsonSocket):
         self.user = self.scope.get("user")
         if (self.game_id > MAX_GAME_ID or not self.admitted()
                 or not await lanes.read(snapshots.exists, self.game_id)):
-            await self.close()  # before accept: the handshake is refused (HTTP 403)
+            await self.refuse()
             return
         await self.join(broadcast.group_name(self.game_id))
         await self.accept()

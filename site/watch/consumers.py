@@ -117,7 +117,7 @@ class WatchConsumer(JsonSocket):
 
     async def connect(self):
         if not self.admitted():
-            return await self.close()
+            return await self.refuse()
         query = query_of(self.scope)
         self.kind = WatchFilter.from_query(query).kind()
         self.featured_id = self.featured_updated = None

@@ -138,6 +138,24 @@ def test_sockets_per_user_are_capped(users, new_game, settings):
     run(scenario)
 
 
+def test_a_burst_of_handshakes_is_capped_too(users, new_game, settings):
+    settings.LIVE_SOCKETS_PER_USER = 3
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob])
+    headers = headers_for(alice)
+
+    async def scenario():
+        tabs = [Socket(game.pk, alice, headers=headers) for _ in range(10)]
+        # All at once: each is counted before its first await, so no more than 3 get in.
+        opened = await asyncio.gather(*(tab.connect() for tab in tabs))
+        assert sum(opened) == 3
+        for tab, connected in zip(tabs, opened):
+            if connected:
+                await tab.close()
+
+    run(scenario)
+
+
 def test_hostile_frames_are_refused_without_a_trace(users, new_game, caplog):
     alice, bob = users("alice", "bob")
     game = new_game([alice, bob])
