@@ -3,6 +3,7 @@
 The position is never stored: it is always the engine's replay of the stored actions (served
 from a per-process cache of immutable engine states, see play.positions).
 """
+from functools import lru_cache
 from typing import NamedTuple
 
 from django.conf import settings
@@ -16,6 +17,12 @@ import games
 from play import lapses, positions
 from play.clock import TimeControl, expiry, remaining_now
 from play.labels import options_text
+
+
+@lru_cache(maxsize=4096)
+def game_url(game_id):
+    # Every move's news names the game's page; reverse() is slow enough to show in profiles.
+    return reverse("play:game", args=[game_id])
 
 
 class GameQuerySet(models.QuerySet):
@@ -142,7 +149,7 @@ class Game(models.Model):
         return f"{self.title} #{self.pk}: {self.player0} v {self.player1}"
 
     def get_absolute_url(self):
-        return reverse("play:game", args=[self.pk])
+        return game_url(self.pk)
 
     def identity(self) -> dict:
         """What every JSON view of a game (snapshot, Watch row) starts with."""
@@ -271,13 +278,22 @@ class Game(models.Model):
 
     def save(self, *args, **kwargs):
         update_fields = kwargs.get("update_fields")
+        if update_fields is None:
+            self.fields_to_save(None)
+        else:
+            kwargs["update_fields"] = self.fields_to_save(update_fields)
+        super().save(*args, **kwargs)
+
+    def fields_to_save(self, update_fields):
+        """Bring the derived fields up to date before a save of `update_fields` (None: all),
+        and say which fields to write (play.statements saves moves without save())."""
         if update_fields is None or "updated_at" in update_fields:
             self.updated_at = timezone.now()  # as auto_now will: lapses_at() reads it
         # A game being created has no position yet: start_game saves it once more.
         self.expires_at = lapses.lapses_at(self) if self.pk is not None else None
         if update_fields is not None and "expires_at" not in update_fields:
-            kwargs["update_fields"] = [*update_fields, "expires_at"]
-        super().save(*args, **kwargs)
+            return [*update_fields, "expires_at"]
+        return update_fields
 
 
 class Action(models.Model):

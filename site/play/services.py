@@ -23,10 +23,10 @@ from django.utils import timezone
 
 import games
 from live.sockets import Refusal
-from play import broadcast, lapses, positions, presence
+from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
 from play.endings import end_game, end_if_due, played_out_text, winner_of
-from play.models import Action, Game
+from play.models import Game
 from play.snapshots import clocks_of, load, result_of, snapshot
 
 # What a move changes on the game row (one UPDATE).
@@ -114,7 +114,7 @@ def change(game_id, user, step, *args, now=None):
     alone. A refusal from the step rolls everything back, except an end that was due."""
     try:
         with transaction.atomic():
-            game = Game.objects.locked().get(pk=game_id)
+            game = statements.game(game_id, lock=True)
             now = received_at(game, now)
             if not end_if_due(game, now):
                 return step(game, game.player_index(user), now, *args)
@@ -163,7 +163,7 @@ def expire(game_id, now=None):
     """End the game if its time is up (play.lapses). Returns when it will be up next (None:
     never, or over), for the caller's timer. Idempotent: the game ends once."""
     with transaction.atomic():
-        game = Game.objects.locked().get(pk=game_id)
+        game = statements.game(game_id, lock=True)
         end_if_due(game, now or timezone.now())
         return game.expires_at
 
@@ -203,7 +203,7 @@ def _play(game, me, now, ply, action):
     except games.IllegalAction as reason:
         raise PlayError("illegal", str(reason))
     canonical = after.actions[-1]
-    Action.objects.create(game=game, ply=ply, action=canonical, player=me, created_at=now)
+    statements.insert_action(game, ply, canonical, me, now)
     game.swapped = bool(getattr(after, "swapped", False))
     game.both_moved = game.both_moved or me == 1
     next_player = None if after.is_over else game.player_of(after.to_move)
@@ -216,7 +216,7 @@ def _play(game, me, now, ply, action):
         end_game(game, now, winner_of(game, after), "normal", played_out_text(game, after),
                  by_action=True)
     else:
-        game.save(update_fields=MOVE_FIELDS)
+        statements.update_game(game, MOVE_FIELDS)
     # The process-wide caches learn the new position only if it is really stored.
     full = after.to_dict()
     transaction.on_commit(lambda: positions.remember(game, after, full))

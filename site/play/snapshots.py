@@ -2,7 +2,7 @@
 result objects that the action and end messages carry too (docs/protocol.md)."""
 from django.utils import timezone
 
-from play import positions
+from play import positions, statements
 from play.lapses import lapses_at
 from play.models import Game
 from play.presence import presence_of
@@ -25,7 +25,7 @@ def plies_of(game_ids):
 
 
 def load(game_id):
-    return Game.objects.with_players().get(pk=game_id)
+    return statements.game(game_id)
 
 
 def result_of(game):
