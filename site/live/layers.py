@@ -1,5 +1,6 @@
-"""The channel layer of the embedded default: Channels' in-memory layer, made to scale with the
-number of sockets of one process.
+"""The channel layers: in the embedded default Channels' in-memory layer, made to scale with the
+number of sockets of one process; at scale channels-redis's pub/sub layer, pipelined
+(RedisNewsLayer, below).
 
 Channels' InMemoryChannelLayer walks every channel and every group membership of the process
 to expire old entries on every receive and every group send, deep-copies each message for each
@@ -12,6 +13,9 @@ import asyncio
 import time
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import create_pool
+from redis.asyncio import Redis
 
 CLEAN_EVERY = 1.0
 
@@ -39,3 +43,74 @@ class LocalChannelLayer(InMemoryChannelLayer):
                 queue.put_nowait((expires, dict(message)))
             except asyncio.QueueFull:
                 pass  # as Channels does: a full channel misses group news
+
+
+class RedisNewsLayer(RedisPubSubChannelLayer):
+    """The channel layer at scale: channels-redis's pub/sub layer, with group sends pipelined.
+
+    In channels-redis's default layer a group send writes the message once per member socket
+    into Redis, and each process pops them one at a time: a move cost a dozen round trips. In
+    its pub/sub layer a group send is one PUBLISH; each process subscribed to the group (it has
+    a member socket) receives it once and hands it to its own sockets, as lila-ws does. Group
+    memberships live in the process that holds the sockets, so Redis has none to lose or
+    expire; a lost subscription (Redis restarted, connection cut) is renewed by redis-py on
+    reconnect, and what was published meanwhile is caught up by the keep-alive (live.registry).
+
+    Its publishes wait, one at a time, on a lock per Redis host; here they queue instead and
+    leave in pipelines, so under load one round trip carries the news of many moves, in the
+    order they were sent."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._publishers = {}
+
+    async def group_send(self, group, message):
+        await self.queue_publish(group, message)
+
+    async def group_send_all(self, events):
+        """Send (group, message) pairs in order, in the same pipelines (live.outbox)."""
+        sent = [self.queue_publish(group, message) for group, message in events]
+        await asyncio.gather(*sent)
+
+    def queue_publish(self, group, message):
+        layer = self._get_layer()
+        channel = layer._get_group_channel_name(group)
+        shard = layer._get_shard(channel)
+        publisher = self._publishers.get(shard)
+        if publisher is None or publisher.loop is not asyncio.get_running_loop():
+            publisher = self._publishers[shard] = Publisher(shard.host)
+        return publisher.publish(channel, self.serialize(message))
+
+
+class Publisher:
+    """PUBLISHes to one Redis host, in order, as pipelines of whatever queued meanwhile."""
+
+    def __init__(self, host):
+        self.loop = asyncio.get_running_loop()
+        self.redis = Redis(connection_pool=create_pool(host))
+        self.queued = []
+        self.task = None
+
+    def publish(self, channel, data):
+        done = self.loop.create_future()
+        self.queued.append((channel, data, done))
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self.drain())
+        return done
+
+    async def drain(self):
+        while self.queued:
+            batch, self.queued = self.queued, []
+            try:
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, data, _ in batch:
+                    pipe.publish(channel, data)
+                await pipe.execute()
+            except Exception as error:
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for *_, done in batch:
+                if not done.done():
+                    done.set_result(None)

@@ -47,6 +47,13 @@ class Outbox:
     async def deliver(self):
         """Send the queued events, in order, from the event loop."""
         events, self.events = self.events, []
+        layer = get_channel_layer()
+        if len(events) > 1 and hasattr(layer, "group_send_all"):
+            try:
+                await layer.group_send_all(events)
+            except Exception:
+                logger.exception("could not send %d events", len(events))
+            return
         for group, event in events:
             await group_send(group, event)
 

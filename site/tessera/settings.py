@@ -228,13 +228,17 @@ if REDIS_URL:
     # Several Daphne processes share groups (a game's players and spectators) through Redis.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # live.layers.RedisNewsLayer: one PUBLISH per group send (docs/design.md);
+            # REDIS_LAYER=channels_redis.core.RedisChannelLayer gives channels-redis's default.
+            "BACKEND": os.environ.get("REDIS_LAYER") or "live.layers.RedisNewsLayer",
             # No socket timeout: channels-redis blocks up to 5 s reading a channel, and redis-py
             # 8 times out idle reads after 5 s by default, which closed quiet sockets (1011).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+            # Named connections: CLIENT LIST tells the site's from others on a shared Redis.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None,
+                                  "client_name": os.environ.get("REDIS_PREFIX") or "asgi"}],
                        "prefix": os.environ.get("REDIS_PREFIX") or "asgi",
-                       # All sockets of a process share one Redis list: room for bursts of
-                       # news to thousands of them (channels-redis drops what overflows).
+                       # channels-redis's default layer: all sockets of a process share one
+                       # Redis list, room for bursts of news to thousands of them.
                        "capacity": 5000},
         }
     }

@@ -17,7 +17,7 @@ def test_both_servers_run_on_postgresql_and_redis(scale_servers):
             "from django.conf import settings as s;"
             "print(s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'])"
         ).split()
-        assert settings == ["django.db.backends.postgresql", "channels_redis.core.RedisChannelLayer"]
+        assert settings == ["django.db.backends.postgresql", "live.layers.RedisNewsLayer"]
 
 
 def test_both_servers_serve_pages(scale_servers):
