@@ -105,8 +105,9 @@ def test_hosts_database_and_redis_from_environment():
     assert s["hosts"] == ["tessera.example", "127.0.0.1"]
     assert s["engine"] == "django.db.backends.postgresql"
     assert s["name"] == "tessera"
-    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
-    assert s["redis"] == [{"address": "redis://cache.example:6379/1", "socket_timeout": None}]
+    assert s["layer"] == "live.layers.RedisNewsLayer"
+    assert s["redis"] == [{"address": "redis://cache.example:6379/1", "socket_timeout": None,
+                           "client_name": "asgi"}]
     assert s["prefix"] == "asgi"
     assert settings_with(SECRET_KEY=KEY, REDIS_URL="redis://r:6379/0", REDIS_PREFIX="site2")["prefix"] == "site2"
 
