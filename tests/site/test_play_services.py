@@ -406,3 +406,20 @@ def test_presence_counts_fresh_connections(alice, bob, carol):
     assert presence.presence_of(game)["players_online"] == [True, False]
     assert presence.leave(["chan.c"]) == {game.pk}
     assert presence.presence_of(game)["watchers"] == 1
+
+
+def test_one_move_costs_three_statements(alice, bob):
+    """Lock the game row, insert the action, update the game: nothing more on the move path, so
+    queries cannot creep back (play.statements; the players and the position are cached)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")  # warms the per-process caches
+    with CaptureQueriesContext(connection) as move:
+        services.play(game.pk, bob, 1, "a1")
+    # The test runs inside a transaction: the move's own atomic block is a savepoint.
+    sent = [query["sql"] for query in move.captured_queries
+            if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert [sql.split()[0] for sql in sent] == ["SELECT", "INSERT", "UPDATE"], sent
+    assert '"play_game"' in sent[0] and '"play_action"' in sent[1] and '"play_game"' in sent[2]
