@@ -408,14 +408,15 @@ def test_presence_counts_fresh_connections(alice, bob, carol):
     assert presence.presence_of(game)["watchers"] == 1
 
 
-def test_one_move_costs_three_statements(alice, bob):
+def test_one_move_costs_three_statements(alice, bob, django_capture_on_commit_callbacks):
     """Lock the game row, insert the action, update the game: nothing more on the move path, so
     queries cannot creep back (play.statements; the players and the position are cached)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     game = start(alice, bob)
-    services.play(game.pk, alice, 0, "c3")  # warms the per-process caches
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, alice, 0, "c3")  # the per-process caches learn the position
     with CaptureQueriesContext(connection) as move:
         services.play(game.pk, bob, 1, "a1")
     # The test runs inside a transaction: the move's own atomic block is a savepoint.
