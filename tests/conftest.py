@@ -43,6 +43,17 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def fresh_player_cache():
+    """Each test starts with no user rows cached by the move path (play.statements): tests
+    roll their users back, so the next test's users may reuse their ids, which a real
+    database never does."""
+    from play import statements
+
+    statements.forget_players()
+    yield
+
+
 def pytest_collection_modifyitems(items):
     """Every test that drives Chromium is a browser test, marked or not, so that
     `-m "not browser"` leaves out all of them."""

@@ -1,0 +1,51 @@
+"""The move path's hand-built statements (play.statements) give what the ORM gives."""
+import pytest
+from django.db import transaction
+
+from play import lapses, services, statements
+from play.models import Action, Game
+from ratings.display import prefetch
+from tests.site.played import start
+
+
+def field_values(game):
+    return {field.attname: getattr(game, field.attname) for field in Game._meta.concrete_fields}
+
+
+def test_a_game_read_by_hand_is_the_orm_s(alice, bob):
+    game = start(alice, bob, "tripen", {"size": 5})
+    services.play(game.pk, alice, 0, "a1/0")
+    by_orm = Game.objects.with_players().get(pk=game.pk)
+    for lock in (False, True):
+        with transaction.atomic():
+            by_hand = statements.game(game.pk, lock=lock)
+        assert field_values(by_hand) == field_values(by_orm)
+        assert [p.username for p in by_hand.players()] == ["alice", "bob"]
+        assert by_hand.state().actions == by_orm.state().actions
+
+
+@pytest.mark.parametrize("game_id", [10**6, 2**70, -1, "x", None])
+def test_a_game_that_cannot_exist_is_not_found(db, game_id):
+    with pytest.raises(Game.DoesNotExist):
+        statements.game(game_id)
+
+
+def test_a_move_is_stored_as_save_would_store_it(alice, bob):
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.ply_count == 1 and stored.both_moved is False
+    # The derived fields as Game.save() keeps them: expires_at follows the new position.
+    assert stored.updated_at > game.updated_at
+    assert stored.expires_at == lapses.lapses_at(stored)
+    action = Action.objects.get(game=game, ply=0)
+    assert (action.action, action.player) == ("c3", 0)
+
+
+def test_each_game_gets_its_own_copy_of_a_cached_player(alice, bob):
+    game = start(alice, bob)
+    first = statements.game(game.pk)
+    prefetch(first.players())  # caches ratings on these user objects
+    second = statements.game(game.pk)
+    assert second.player0 is not first.player0
+    assert "_prefetched_objects_cache" not in second.player0.__dict__
