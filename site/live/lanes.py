@@ -50,7 +50,9 @@ def threads(kind):
         return 1
     if settings.LIVE_DB_WRITERS:
         return settings.LIVE_DB_WRITERS
-    return 1 if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else 8
+    # Two, not more: a change is mostly Python, so more threads only wait for the GIL, and
+    # each waiting thread made the event loop and the readers wait too (docs/design.md).
+    return 1 if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else 2
 
 
 def shutdown():

@@ -254,7 +254,7 @@ def env_number(name, default, kind=int):
     return kind(value) if value else default
 
 
-# Database threads per process for websocket work: writers (default: 8, or 1 on SQLite, which
+# Database threads per process for websocket work: writers (default: 2, or 1 on SQLite, which
 # has one writer anyway) and readers (snapshots, lists: they never queue behind moves).
 LIVE_DB_WRITERS = env_number("LIVE_DB_WRITERS", 0)
 LIVE_DB_READERS = env_number("LIVE_DB_READERS", 4)
