@@ -28,6 +28,9 @@ from django.utils import timezone
 
 from live import lanes, registry
 
+# Sockets per database job of the heartbeat, and per step of the keep-alive.
+SLICE = 200
+
 logger = logging.getLogger(__name__)
 
 _jobs = []  # (seconds, job)
@@ -124,25 +127,30 @@ def _job_runner(job, aside):
 
 async def beat():
     """Say this process is alive; refresh the presence rows of its open sockets and forget
-    those whose consumer died without a disconnect."""
+    those whose consumer died without a disconnect. The rows go in slices of SLICE, each a job
+    of its own, so that moves waiting for the writer run between them (with thousands of
+    sockets, one job for all of them held the writer for tens of milliseconds)."""
     for kind, names in registry.names_by_kind(registry.prune()).items():
         await lanes.write(kind.lost, names)
-    await lanes.write(_still_here, _state["name"], timezone.now(),
-                      registry.names_by_kind(registry.by_kind()))
+    await lanes.write(_still_alive, _state["name"], timezone.now())
+    for kind, names in registry.names_by_kind(registry.by_kind()).items():
+        for start in range(0, len(names), SLICE):
+            await lanes.write(kind.still_here, names[start:start + SLICE])
 
 
-def _still_here(process_name, now, names_by_kind):
+def _still_alive(process_name, now):
     from live.models import ServerProcess
 
     ServerProcess.objects.filter(name=process_name).update(seen_at=now)
-    for kind, names in names_by_kind.items():
-        kind.still_here(names)
 
 
 async def _keep_alive():
     await registry.renew_groups()
     for kind, sockets in registry.by_kind().items():
-        await kind.keep_alive(sockets)
+        for start in range(0, len(sockets), SLICE):
+            await kind.keep_alive(sockets[start:start + SLICE])
+            # Let the moves that arrived meanwhile go first: a keep-alive is never urgent.
+            await asyncio.sleep(0)
 
 
 # -- stopping ----------------------------------------------------------------------------------

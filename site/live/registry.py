@@ -11,6 +11,7 @@ user and per client address, and every LIVE_KEEPALIVE seconds (live.process) it:
 
 It lives on the event loop only; nothing here is shared between threads.
 """
+import asyncio
 import logging
 from collections import Counter
 
@@ -102,7 +103,9 @@ async def renew_groups():
     layer = get_channel_layer()
     if layer is None:
         return
-    for socket in open_sockets():
+    for index, socket in enumerate(open_sockets()):
+        if index % 100 == 99:
+            await asyncio.sleep(0)  # thousands of sockets: let other work in between
         for group in getattr(socket, "joined_groups", ()):
             try:
                 await layer.group_add(group, socket.channel_name)
