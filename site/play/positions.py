@@ -10,7 +10,14 @@ state is always the one for the stored history.
 from collections import OrderedDict
 from threading import Lock
 
-SIZE = 512
+from django.conf import settings
+
+# Every move adds a position: the cache must hold each live game's latest one for longer than
+# the game takes between moves, or a move replays its whole game (500 games moving every 5 s
+# put 100 positions a second through it). The to_dict()s are only for snapshots and the next
+# message, so fewer of them do.
+SIZE = settings.LIVE_POSITIONS
+DICTS = 512
 
 
 class LRU:
@@ -39,7 +46,7 @@ class LRU:
 
 
 states = LRU(SIZE)
-dicts = LRU(SIZE)
+dicts = LRU(DICTS)
 
 
 def key(game, ply):

@@ -258,6 +258,8 @@ def env_number(name, default, kind=int):
 # has one writer anyway) and readers (snapshots, lists: they never queue behind moves).
 LIVE_DB_WRITERS = env_number("LIVE_DB_WRITERS", 0)
 LIVE_DB_READERS = env_number("LIVE_DB_READERS", 4)
+# Engine positions cached per process (play.positions): at least a few per game in play.
+LIVE_POSITIONS = env_number("LIVE_POSITIONS", 4096)
 # A process says it is alive (and refreshes its sockets' presence) this often; one not heard
 # of for three heartbeats is taken for dead.
 LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
