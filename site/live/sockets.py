@@ -8,7 +8,7 @@ A subclass names the message types it takes in `handlers` (type -> method name) 
 
 Limits, per socket and per server process (settings; docs/protocol.md):
 * frames over `max_frame` bytes: `too_large`; text that is not a JSON object (deep nesting
-  included): `bad_json`; a frame over Daphne's own limit (1 MiB) closes the connection (1009);
+  included): `bad_json`; a frame over Daphne's own limit (1 MiB) closes the connection;
 * at most LIVE_RATE_BURST messages at once and LIVE_RATE_PER_SECOND sustained: each message
   over that is answered `rate_limited` (at most one such answer a second) and dropped; a socket
   that goes on sending LIVE_FLOOD_CLOSE messages over the limit is closed (code 4008);

@@ -226,3 +226,39 @@ def test_many_writers_on_one_sqlite_file_never_see_database_is_locked(site_serve
     assert len(answered) == 150
     for server in (first, second):
         assert "database is locked" not in server.log()
+
+
+def test_a_frame_over_daphnes_limit_closes_only_that_socket(site_servers):
+    """The protocol's promise for frames over 1 MiB (docs/protocol.md, Framing): Daphne closes
+    that socket before the site sees the frame; the game and its other sockets go on."""
+    server = site_servers()
+    server.create_users(["big", "small"], PASSWORD)
+    path = game_path(server, "big", "small", "--option", "size=5")
+
+    async def scenario():
+        sender = LiveSocket(server, path, log_in(server, "big", PASSWORD), name="big")
+        watcher = LiveSocket(server, path, name="watcher")
+        await sender.open()
+        await watcher.open()
+        await sender.ws.send("[" * (1024 * 1024 + 1))
+        await asyncio.wait_for(sender.ws.wait_closed(), WAIT)
+        # Daphne sends 1009 and drops the connection at once: a client still writing the
+        # frame usually sees the drop (1006) before the close frame.
+        assert sender.ws.close_code in (1006, 1009)
+        await watcher.send(type="ping")
+        await watcher.expect("pong")
+        again = LiveSocket(server, path, log_in(server, "big", PASSWORD), name="big again")
+        await again.open()
+        await again.send(type="play", ply=0, action=first_hadron_move())
+        await again.expect("action")
+        await watcher.expect("action")
+        await again.close()
+        await watcher.close()
+
+    asyncio.run(scenario())
+    assert "Traceback" not in server.log()
+
+
+def first_hadron_move():
+    state = games.get("hadron").new(size=5)
+    return state.legal_actions()[0]
