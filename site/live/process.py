@@ -93,7 +93,8 @@ def record_start(process_name, now):
         # Two processes starting together queue here (and on SQLite, at BEGIN IMMEDIATE).
         list(ServerProcess.objects.select_for_update().values_list("pk", flat=True))
         known = list(ServerProcess.objects.all())
-        alive = [p for p in known if p.stopped_at is None and p.seen_at >= now - stale_after()]
+        alive = [p for p in known if p.stopped_at is None and p.seen_at >= now - stale_after()
+                 and not gone_from_this_machine(p.name)]
         if known and not alive:
             began = max(p.last_alive for p in known)
             if began < now:
@@ -103,6 +104,27 @@ def record_start(process_name, now):
                                began, now, shifted)
         ServerProcess.objects.filter(pk__in=[p.pk for p in known if p not in alive]).delete()
         ServerProcess.objects.create(name=process_name, started_at=now, seen_at=now)
+
+
+def gone_from_this_machine(process_name):
+    """Whether a process of this machine (`host:pid:random`) no longer runs, whatever its last
+    heartbeat says: a site restarted within three heartbeats of a crash was down meanwhile.
+    Our own pid means the other is gone (a container's server is pid 1 at every start); any
+    other running pid is taken for that process (if it was reused, the outage is missed and
+    charged, as without this check)."""
+    host, _, rest = process_name.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it runs, as another user
+    return False
 
 
 # -- running -----------------------------------------------------------------------------------

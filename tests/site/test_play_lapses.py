@@ -1,5 +1,8 @@
 """When nobody acts (play.lapses, play.sweeper): time, a first move not made, an opponent who
 left, an untimed game left alone, an outage of the whole site; and the work of one move."""
+import os
+import socket
+import subprocess
 from datetime import timedelta
 
 import pytest
@@ -7,6 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from live import process
+from live.models import Outage, ServerProcess
 from play import presence, services, sweeper
 from play.clock import TimeControl
 from play.models import Game
@@ -130,6 +135,52 @@ def test_an_outage_is_charged_to_nobody(alice, bob, carol):
     assert after.expires_at == before.expires_at + timedelta(seconds=89)
     assert after.remaining_at(began + timedelta(seconds=89)) == before.remaining_at(began)
     assert refresh(untimed).turn_started_at is None
+
+
+def crashed(seconds_ago, pid, host=None):
+    """The row of a server process last heard of `seconds_ago`, that never said goodbye."""
+    seen = timezone.now() - timedelta(seconds=seconds_ago)
+    return ServerProcess.objects.create(
+        name=f"{host or socket.gethostname()}:{pid}:abc123", started_at=seen, seen_at=seen)
+
+
+def dead_pid():
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_a_restart_within_three_heartbeats_of_a_crash_is_an_outage_too(alice, bob):
+    """The only process died 5 s ago (heartbeats every 10 s: it still looks alive) and is
+    started again: its pid is gone from this machine, so the 5 s are charged to nobody."""
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(game, alice, bob)
+    before = refresh(game)
+    crashed(5, dead_pid())
+    now = timezone.now()
+    process.record_start("here:1:new", now)
+    outage = Outage.objects.get()
+    assert outage.ended_at == now and outage.games_shifted == 1
+    assert refresh(game).turn_started_at == before.turn_started_at + outage.length
+
+
+@pytest.mark.parametrize("elsewhere", [
+    pytest.param({"pid": os.getppid()}, id="its pid still runs here"),
+    pytest.param({"pid": 1234567, "host": "another-machine"}, id="on another machine"),
+])
+def test_a_process_that_may_still_run_is_not_an_outage(alice, bob, elsewhere):
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(game, alice, bob)
+    before = refresh(game)
+    crashed(5, **elsewhere)
+    process.record_start("here:1:new", timezone.now())
+    assert not Outage.objects.exists()
+    assert refresh(game).turn_started_at == before.turn_started_at
+
+
+def test_our_own_pid_in_an_old_row_is_another_process_gone():
+    assert process.gone_from_this_machine(f"{socket.gethostname()}:{os.getpid()}:abc123")
+    assert not process.gone_from_this_machine(f"{socket.gethostname()}:{os.getppid()}:abc123")
 
 
 # -- an opponent who left ----------------------------------------------------------------------
