@@ -32,14 +32,21 @@ def sweep(now):
 
 
 def move_clocks_on(began, ended):
-    """The site was down from `began` to `ended`: no player is charged for it. Returns how
-    many games' clocks moved on."""
+    """The site was down from `began` (its last sign of life) to `ended`: no player is charged
+    for it. A turn that began in between (after the last heartbeat, before the crash) starts
+    again at `ended`, so its player gets back at most what they had when it began, never more.
+    Returns how many games' clocks moved on."""
     outage = ended - began
     running = Game.objects.active().filter(turn_started_at__isnull=False)
-    moved = running.update(turn_started_at=F("turn_started_at") + outage,
-                           expires_at=F("expires_at") + outage)
+    # The late ones first: once at `ended`, the shift of the others below cannot take them.
+    late = list(running.filter(turn_started_at__gte=began))
+    for game in late:
+        game.turn_started_at = ended
+        game.save(update_fields=["turn_started_at"])  # expires_at follows
+    moved = len(late) + running.filter(turn_started_at__lt=began).update(
+        turn_started_at=F("turn_started_at") + outage, expires_at=F("expires_at") + outage)
     for seat in (0, 1):
         field = f"absent{seat}_since"
-        Game.objects.active().filter(**{f"{field}__isnull": False}).update(
-            **{field: F(field) + outage})
+        Game.objects.active().filter(**{f"{field}__gte": began}).update(**{field: ended})
+        Game.objects.active().filter(**{f"{field}__lt": began}).update(**{field: F(field) + outage})
     return moved

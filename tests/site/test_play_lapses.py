@@ -137,6 +137,22 @@ def test_an_outage_is_charged_to_nobody(alice, bob, carol):
     assert refresh(untimed).turn_started_at is None
 
 
+def test_a_turn_begun_after_the_last_sign_of_life_gains_nothing(alice, bob):
+    """The turn began 3 s after the last heartbeat, and the site was down for 40 s after it:
+    the turn starts again when the site is back, with the time its player had at its start,
+    not more (shifting it by the whole outage gave a 1+0 player 61 s)."""
+    game = start(alice, bob, tc=TimeControl.realtime(1, 0))
+    first_moves(game, alice, bob)
+    began = refresh(game).turn_started_at - timedelta(seconds=3)
+    ended = began + timedelta(seconds=40)
+    assert sweeper.move_clocks_on(began, ended) == 1
+    after = refresh(game)
+    assert after.turn_started_at == ended
+    assert after.remaining_at(ended) == refresh(game).remaining_ms
+    assert max(after.remaining_at(ended)) <= 60_000
+    assert after.expires_at == ended + timedelta(milliseconds=after.remaining_ms[0])
+
+
 def crashed(seconds_ago, pid, host=None):
     """The row of a server process last heard of `seconds_ago`, that never said goodbye."""
     seen = timezone.now() - timedelta(seconds=seconds_ago)
@@ -155,6 +171,7 @@ def test_a_restart_within_three_heartbeats_of_a_crash_is_an_outage_too(alice, bo
     started again: its pid is gone from this machine, so the 5 s are charged to nobody."""
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
     first_moves(game, alice, bob)
+    back(game, seconds=20)
     before = refresh(game)
     crashed(5, dead_pid())
     now = timezone.now()
