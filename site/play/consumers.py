@@ -6,6 +6,11 @@ a database thread after every earlier change to the same game. What the change b
 reaches every socket of the game, this one included, through the game's group. Players and
 spectators share the group; anonymous visitors may watch but never act.
 
+The chat (talk.services) rides on the same socket: a `chat` message is checked here and stored
+on a writer thread, outside the game's lane, and each chat news says who may hear it, which
+this socket checks before passing it on (a player never receives the spectators' room during
+the game).
+
 The time a message is judged at is the moment it was received (play.services), and the game's
 one timer in this process lives in play.rooms.
 """
@@ -14,6 +19,7 @@ import logging
 from live import lanes
 from live.sockets import JsonSocket, Refusal
 from play import broadcast, presence, rematch, rooms, services, snapshots
+from talk import services as talk
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +54,12 @@ class GameConsumer(JsonSocket):
     max_frame = 4096
     handlers = {"play": "on_play", "resign": "on_resign", "abort": "on_abort",
                 "claim_victory": "on_claim_victory", "rematch": "on_rematch",
-                "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot"}
+                "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot",
+                "chat": "on_chat"}
     unknown_text = "see docs/protocol.md for the messages a game socket takes"
+    # Whether this socket is one of the players': known from its first snapshot (the seat of
+    # a socket never changes). Until then it hears only the chat news meant for everyone.
+    is_player = None
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -73,10 +83,13 @@ class GameConsumer(JsonSocket):
 
     # -- from the client ---------------------------------------------------------------------
 
-    def player(self):
+    def logged_in(self, why):
         if not getattr(self.user, "is_authenticated", False):
-            raise Refusal("login_required", "log in to play; visitors can only watch")
+            raise Refusal("login_required", why)
         return self.user
+
+    def player(self):
+        return self.logged_in("log in to play; visitors can only watch")
 
     async def change(self, service, user, *args, **kwargs):
         """Run a change in the game's lane; the sender alone hears what it returns."""
@@ -108,6 +121,13 @@ class GameConsumer(JsonSocket):
     async def on_decline_rematch(self, message):
         await self.change(rematch.decline, self.player())
 
+    async def on_chat(self, message):
+        author = self.logged_in("log in to chat; visitors can read the spectators' chat")
+        text = talk.clean_text(message.get("text"))
+        for answer in await lanes.write(talk.add_line, self.game_id, author, text,
+                                        now=self.received_at):
+            await self.send_json(answer)
+
     async def on_snapshot(self, message):
         await self.send_snapshot(await lanes.read(services.current, self.game_id, self.user))
 
@@ -122,7 +142,13 @@ class GameConsumer(JsonSocket):
 
     async def send_snapshot(self, snapshot):
         await self.send_json({"type": "snapshot", "game": snapshot})
+        self.is_player = snapshot["you"] is not None
         rooms.learn(self.game_id, snapshot["state"]["ply"], snapshot["clocks"]["expires_at"])
+
+    async def live_event(self, event):
+        if "audience" in event and not talk.hears(event["audience"], self.is_player):
+            return
+        await super().live_event(event)
 
     async def heard(self, event):
         if "ply" in event:

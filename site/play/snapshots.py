@@ -1,5 +1,6 @@
 """What a client is told about a game: the full snapshot it draws from, and the clock and
-result objects that the action and end messages carry too (docs/protocol.md)."""
+result objects that the action and end messages carry too (docs/protocol.md). The chat lines
+a viewer may read are the talk app's to choose (talk.services.lines_for)."""
 from django.utils import timezone
 
 from play import positions, statements
@@ -8,6 +9,7 @@ from play.models import Game
 from play.presence import presence_of
 from ratings.display import badge, prefetch
 from ratings.services import result_ratings
+from talk.services import lines_for
 
 
 def iso(moment):
@@ -82,4 +84,6 @@ def snapshot(game, user=None, now=None, presence=None):
         "state": positions.state_dict(game, state),
         "presence": presence,
         "rematch": rematch_status(game),
+        # A reloaded page shows the conversation it had.
+        "chat": lines_for(game, user),
     }

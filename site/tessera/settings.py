@@ -155,6 +155,7 @@ INSTALLED_APPS = [
     "ratings",
     "notifications",
     "dashboard",
+    "talk",
     "frontend",
 ]
 

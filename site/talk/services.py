@@ -1,0 +1,148 @@
+"""The chat of a game page, zulip style: `check_` looks up and refuses, `do_` makes the change,
+`notify_` queues the news; `add_line` runs the three in one transaction.
+
+Rooms. A player of the game writes in the players' room, anyone else logged in in the
+spectators' room: the server decides, from who the author is. While the game is being played
+the rooms are apart, as on lichess: the players never see the spectators' room (a spectator's
+hint would be help from outside), and the spectators never see the players' room either (what
+the two players say to each other stays between them until the game is over). Once the game
+has ended, everyone sees both rooms, and the replay keeps them with the game.
+
+Who hears what is decided here twice, for the two ways a line reaches a page: `lines_for`
+picks the lines of a snapshot, and every `chat` news carries its `audience`, which the game
+socket checks before sending (`hears`), so a player's socket never gets a spectator's line
+during the game, whatever the browser would do with it.
+
+Threads: the consumer runs `clean_text` on the event loop (it is the message's validation) and
+`add_line` on a writer thread (live.lanes.write), outside the game's lane: a line neither
+waits behind moves nor holds them up. No lock is taken: two lines of one author racing in two
+server processes can pass the rate limit by one, which costs nothing.
+"""
+import math
+import unicodedata
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from live import outbox
+from live.sockets import Refusal, event
+from play.broadcast import group_name
+from play.models import Game
+from talk.models import MAX_TEXT, ChatLine
+
+# The lines of a snapshot: enough to follow a conversation after a reload.
+HISTORY = 100
+# The rate limit per author and game: a burst of BURST lines, then one line per
+# WINDOW / BURST on average (at most BURST lines in any WINDOW).
+BURST = 5
+WINDOW = timedelta(seconds=10)
+
+PLAYERS, SPECTATORS = ChatLine.PLAYERS, ChatLine.SPECTATORS
+# The `audience` of a line after the end of its game: every socket of the game.
+EVERYONE = "everyone"
+
+# Unicode's bidirectional embeddings, overrides and isolates: in a line they would turn the
+# rest of the chat around (the next author's name shown backwards).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_text(value):
+    """The text of a `chat` message, stripped of surrounding blanks: 1 to MAX_TEXT characters
+    on one line, no control characters. Refusal("bad_message") otherwise."""
+    if not isinstance(value, str):
+        raise Refusal("bad_message", "'text' must be text")
+    text = value.strip()
+    if not text:
+        raise Refusal("bad_message", "'text' is empty")
+    if len(text) > MAX_TEXT:
+        raise Refusal("bad_message", f"'text' must be at most {MAX_TEXT} characters")
+    for character in text:
+        # Cs: a lone surrogate (JSON can carry one) is no character and no database stores it.
+        if unicodedata.category(character) in ("Cc", "Cs") or character in BIDI_CONTROLS:
+            raise Refusal("bad_message", "'text' must be one line without control characters")
+    return text
+
+
+def room_of(game, user):
+    """The room `user` writes in: the players' for the game's two players."""
+    return PLAYERS if game.player_index(user) is not None else SPECTATORS
+
+
+def audience_of(game, room):
+    """Who hears a line written in `room` now: the room's side while the game is played."""
+    return room if game.is_active else EVERYONE
+
+
+def hears(audience, is_player):
+    """Whether a socket hears a line with this audience. `is_player`: the socket is one of the
+    players' (None: not known yet, so it hears only what everyone may)."""
+    if audience == EVERYONE:
+        return True
+    if is_player is None:
+        return False
+    return (audience == PLAYERS) == is_player
+
+
+def line_of(line, author_name=None):
+    """A line as the protocol gives it (docs/protocol.md, `chat`)."""
+    return {"id": line.id, "author": author_name or line.author.get_username(),
+            "room": line.room, "text": line.text, "time": line.created_at.isoformat(),
+            "ply": line.ply}
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+def lines_for(game, user):
+    """The latest HISTORY lines `user` may read on `game`'s page, oldest first: their own room
+    while the game is played, both rooms once it is over."""
+    lines = ChatLine.objects.filter(game=game)
+    if game.is_active:
+        lines = lines.filter(room=room_of(game, user))
+    latest = lines.select_related("author").order_by("-id")[:HISTORY]
+    return [line_of(line) for line in reversed(latest)]
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+def check_add_line(game_id, author, now):
+    """The game and the room `author` writes in. Refuses a visitor who is not logged in
+    (`login_required`) and an author with BURST lines in this game within the last WINDOW
+    (`chat_rate_limited`). Takes no lock."""
+    if not getattr(author, "is_authenticated", False):
+        raise Refusal("login_required", "log in to chat; visitors can read the spectators' chat")
+    game = Game.objects.get(pk=game_id)
+    recent = list(ChatLine.objects.filter(game=game, author=author, created_at__gt=now - WINDOW)
+                  .order_by("-created_at").values_list("created_at", flat=True)[:BURST])
+    if len(recent) >= BURST:
+        wait = math.ceil((recent[-1] + WINDOW - now).total_seconds())
+        raise Refusal("chat_rate_limited",
+                      f"at most {BURST} lines in {int(WINDOW.total_seconds())} s: "
+                      f"wait {max(wait, 1)} s before the next one")
+    return game, room_of(game, author)
+
+
+def do_add_line(game, author, room, text, now):
+    """Store the line, at the game's current ply."""
+    return ChatLine.objects.create(game=game, author=author, room=room, text=text,
+                                   created_at=now, ply=game.ply_count)
+
+
+def notify_line(game, line):
+    """Queue the `chat` news for the game's sockets once the line is committed, with the
+    audience each socket checks before sending it on."""
+    news = {**event({"type": "chat", **line_of(line)}),
+            "audience": audience_of(game, line.room)}
+    transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
+
+
+def add_line(game_id, author, text, now=None):
+    """Write `text` (already clean_text()'s) in the chat of game `game_id` as `author`, at
+    `now` (when the message was received). Returns the messages for the sender alone: none,
+    since the author hears their own line with everyone in the room."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game, room = check_add_line(game_id, author, now)
+        line = do_add_line(game, author, room, text, now)
+        notify_line(game, line)
+    return []
