@@ -35,6 +35,7 @@ def game_page(request, game_id):
                     for player in snapshot["players"]],
         # The board's module, loaded by game.js at run time: preloaded with the others.
         "board_module": f"js/boards/{snapshot['state']['board']['kind']}.js",
+        "chat_rooms": [("players", "Players"), ("spectators", "Spectators")],
     })
 
 

@@ -13,6 +13,7 @@ import { ClockHistory } from "./replay/positions.js";
 import { bindCheckbox, getPref, onPrefChange, setPref } from "./prefs.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 import { playSound } from "./sounds.js";
+import { ChatPanel } from "./game/chat.js";
 import { ColorfulPanels } from "./game/colorful.js";
 import { GameControls } from "./game/controls.js";
 import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
@@ -66,6 +67,7 @@ const handlers = {
     positionChanged(before);
     if (message.result) {
       playSound("end");
+      chatOpens();
     } else if (message.action !== "swap" && isLive(game) && game.state.to_move === mover) {
       playSound("continuation");
       announceContinuation();
@@ -79,6 +81,10 @@ const handlers = {
     notice.clear();
     renderAll();
     playSound("end");
+    chatOpens();
+  },
+  chat(message) {
+    chat.add(message);
   },
   repeat() {
     pending = null;
@@ -110,6 +116,12 @@ const handlers = {
     catchUp(message.ply, null);
   },
 };
+
+// Once the game is over both chat rooms are open to everyone: the snapshot brings the room
+// this page did not receive while the game was played.
+function chatOpens() {
+  if (chat.shown) socket.send({ type: "snapshot" });
+}
 
 function catchUp(ply, status) {
   const behind = typeof ply === "number" && ply > game.state.ply;
@@ -327,6 +339,7 @@ function renderAll() {
   renderWatching(game);
   controls.render();
   renderMoveList($("moves"), game.state);
+  chat.render();
   showConnection();
   document.title = `${isMyTurn(game) ? "● Your move · " : ""}${root.dataset.title}`;
   // For scripts and tests that follow the page: the game's ply and status.
@@ -341,6 +354,7 @@ const replay = createReplay({
 });
 const clockHistory = new ClockHistory(game.id);
 const controls = new GameControls({ game: () => game, send, play, notice });
+const chat = new ChatPanel({ game: () => game, send });
 const colorful = game.game === "colorful"
   ? new ColorfulPanels({ svg, game: () => game, shown: shownState, redrawBoard: renderBoard })
   : null;
