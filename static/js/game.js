@@ -90,6 +90,11 @@ const handlers = {
     pending = null;
   },
   error(message) {
+    // Too many chat lines says nothing about a move in flight.
+    if (message.code === "chat_rate_limited") {
+      notice.show(message.message, "error");
+      return;
+    }
     pending = null;
     clearPendingMarks();
     notice.show(message.message || message.code, message.code === "illegal" ? "illegal" : "error");
