@@ -51,9 +51,12 @@ sys.path[:0] = [str(HERE), str(ROOT)]
 import loadgen  # noqa: E402
 
 DEFAULT_RUNS = "50x1,200x1,500x5,sat100,idle1000"
-SAT_MOVES_PER_GAME_SECOND = 10   # headroom when sizing the games of a saturation run
+# Sizing the games of a saturation run: moves per second a server might carry at most (well
+# above what was ever measured), and what one game can do on its own (a move's round trip).
+SATURATION_CAPACITY = {"tessera": 1500, "echo": 6000}
+ONE_GAME_MOVES_PER_SECOND = 500
 SHORTEST_GAME = 20               # Hadron 7x7 games last 23-36 moves: sized on fewer
-MAX_GAMES = 3000                 # bound on games created per run
+MAX_GAMES = {"tessera": 3000, "echo": 100_000}   # bound on games (rooms) made for one run
 TICKS = os.sysconf("SC_CLK_TCK")
 PR_SET_PDEATHSIG = 1
 
@@ -71,13 +74,17 @@ def parse_run(name):
     raise SystemExit(f"unknown run {name!r}: GxT (50x1), satG (sat100) or idleN (idle1000)")
 
 
-def games_per_slot(run, warmup, duration):
-    """Enough games for a slot to play through warm-up and window, bounded (MAX_GAMES)."""
+def games_per_slot(run, kind, warmup, duration):
+    """Enough games for a slot to play through warm-up and window (bounded: MAX_GAMES); a slot
+    that still runs out stops, and the table says so ("out of games")."""
     if run["kind"] == "idle":
         return 0
-    rate = 1 / run["think"] if run["think"] else SAT_MOVES_PER_GAME_SECOND
-    wanted = math.ceil((warmup + duration + 5) * rate / SHORTEST_GAME) + 1
-    return max(1, min(wanted, MAX_GAMES // run["games"]))
+    if run["think"]:
+        rate = 1 / run["think"]
+    else:
+        rate = min(ONE_GAME_MOVES_PER_SECOND, SATURATION_CAPACITY[kind] / run["games"])
+    wanted = math.ceil((warmup + duration + 1) * rate / SHORTEST_GAME) + 1
+    return max(1, min(wanted, MAX_GAMES[kind] // run["games"]))
 
 
 # -- processes --------------------------------------------------------------------------------
@@ -274,7 +281,7 @@ class Bench:
         return json.loads(result_path.read_text())
 
     def measure(self, backend, run, kind, label):
-        per_slot = games_per_slot(run, self.args.warmup, self.args.duration)
+        per_slot = games_per_slot(run, kind, self.args.warmup, self.args.duration)
         if kind == "tessera":
             made = self.tessera_setup(backend, run, label, per_slot)
             slots = [loadgen.Slot(rooms=s["games"], moves=[self.next_moves() for _ in s["games"]],
@@ -389,7 +396,9 @@ def parse_args(argv=None):
                         help="a tiny shape for the smoke test: --runs 2x1,sat2,idle8 --duration 2 --warmup 1, sqlite")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.runs, args.duration, args.warmup, args.backends = "2x1,sat2,idle8", 2, 1, args.backends or "sqlite"
+        # The smoke shape, unless runs were named.
+        args.runs = "2x1,sat2,idle8" if args.runs == DEFAULT_RUNS else args.runs
+        args.duration, args.warmup, args.backends = 2, 1, args.backends or "sqlite"
     with_pg = (os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
                and os.environ.get("REDIS_URL"))
     if args.backends is None:
@@ -430,9 +439,8 @@ def main(argv=None):
           f"repeat {args.repeat}; " + (f"servers on core {cores[0]}, load generator on core {cores[1]}"
                                        if cores[0] is not None else "one core: nothing pinned"), flush=True)
     if "pg2" in args.backends and cores[0] is not None:
-        print(f"pg2: both server processes share core {cores[0]}"
-              + (" (2 cores: one for the servers, one for the generator)" if len(os.sched_getaffinity(0) | {cores[0]}) <= 2 else ""),
-              flush=True)
+        print(f"pg2: both server processes share core {cores[0]} (one core for the servers, "
+              f"one for the load generator)", flush=True)
     try:
         for backend_name in args.backends:
             backend = Backend(backend_name, args.site, scratch)
