@@ -203,9 +203,9 @@ class Backend:
 
     def env(self, kind, run_label):
         """Environment of a server (or the setup script) of this backend."""
+        # LIVE_* settings pass through (e.g. LIVE_DB_WRITERS=8 to compare), but the caps below.
         env = {k: v for k, v in os.environ.items()
-               if k not in {"DATABASE_URL", "REDIS_URL", "REDIS_PREFIX", "DEBUG"}
-               and not k.startswith("LIVE_")}
+               if k not in {"DATABASE_URL", "REDIS_URL", "REDIS_PREFIX", "DEBUG"}}
         paths = [str(HERE)] if kind == "echo" else []
         env.update(
             SECRET_KEY=BENCH_SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
@@ -384,7 +384,7 @@ def print_results(results):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", default=DEFAULT_RUNS, help=f"comma-separated (default {DEFAULT_RUNS})")
+    parser.add_argument("--runs", "--loads", default=DEFAULT_RUNS, help=f"comma-separated (default {DEFAULT_RUNS})")
     parser.add_argument("--backends", default=None,
                         help="sqlite,pg1,pg2 (default: sqlite, and pg1,pg2 with DATABASE_URL and REDIS_URL)")
     parser.add_argument("--duration", type=float, default=10, help="measured seconds per run (10)")
@@ -392,6 +392,8 @@ def parse_args(argv=None):
     parser.add_argument("--repeat", type=int, default=1, help="repeat each run N times, print medians")
     parser.add_argument("--site", type=Path, default=ROOT, help="checkout whose servers run (default: this one)")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the scratch folder (servers' logs, plans) and say where it is")
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny shape for the smoke test: --runs 2x1,sat2,idle8 --duration 2 --warmup 1, sqlite")
     args = parser.parse_args(argv)
@@ -467,7 +469,10 @@ def main(argv=None):
             server.stop()
         for backend in backends:
             backend.cleanup()
-        shutil.rmtree(scratch, ignore_errors=True)
+        if args.keep:
+            print(f"servers' logs kept in {scratch}", file=sys.stderr)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":
