@@ -261,13 +261,14 @@ class Bench:
         return self.moves[self.moves_used % len(self.moves)]
 
     def start_servers(self, backend, kind, label):
+        """Fresh processes for each measurement: nothing cached from the previous run."""
         env = backend.env(kind, label)
         app = "echo_room:application" if kind == "echo" else "tessera.asgi:application"
         servers = [Server(app, env, backend.site, backend.scratch / f"{label}-{kind}-{i}.log",
                           self.server_core) for i in range(backend.processes)]
         for server in servers:
             server.wait_until_up()
-        return servers, env
+        return servers
 
     def tessera_setup(self, backend, run, label, per_slot):
         """Users, sessions and games in the backend's database, before its servers start."""
@@ -294,7 +295,7 @@ class Bench:
                 slots.append(loadgen.Slot(rooms=rooms, moves=[self.next_moves() for _ in rooms]))
             spare_rooms = [next(self.room_numbers) for _ in range(run["games"] if run["kind"] == "idle" else 1)]
 
-        servers, _ = self.start_servers(backend, kind, label)
+        servers = self.start_servers(backend, kind, label)
         try:
             target = loadgen.Target(kind, [s.url for s in servers])
             sample = sampler(servers)

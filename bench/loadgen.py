@@ -89,7 +89,7 @@ class Window:
 class Stats:
     latencies: dict = field(default_factory=lambda: {role: [] for role in ROLES})
     carried: int = 0
-    sent: int = 0
+    sent: int = 0               # moves sent inside the window
     errors: Counter = field(default_factory=Counter)
     stuck: int = 0              # moves whose broadcast never came (BROADCAST_TIMEOUT)
     exhausted: int = 0          # slots that ran out of pre-created games
@@ -127,7 +127,8 @@ class RoomSocket:
             message = json.loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))
             if message.get("type") == "snapshot":
                 break
-            self.game.stats.errors.update([message.get("code")] if message.get("type") == "error" else [])
+            if message.get("type") == "error":
+                self.game.stats.errors[message.get("code")] += 1
         self.reader = asyncio.create_task(self.read())
 
     async def read(self):
@@ -365,6 +366,7 @@ def summary(stats, measured, offered, duration):
     return {
         "offered": offered,
         "carried": stats.carried / duration,
+        "sent": stats.sent / duration,
         "latency": {role: percentiles(stats.latencies[role]) for role in ROLES},
         "cpu_ms_per_move": measured["server_cpu_s"] * 1000 / stats.carried if stats.carried else None,
         "rss_mb": measured["server_rss"] / 2 ** 20,
