@@ -424,3 +424,19 @@ def test_one_move_costs_three_statements(alice, bob, django_capture_on_commit_ca
             if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
     assert [sql.split()[0] for sql in sent] == ["SELECT", "INSERT", "UPDATE"], sent
     assert '"play_game"' in sent[0] and '"play_action"' in sent[1] and '"play_game"' in sent[2]
+
+
+def test_a_socket_joining_costs_four_statements(alice, bob):
+    """Load the game, insert the socket's presence row, count who is there, the players'
+    ratings: a thousand sockets arriving after a restart pay no more than that each."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = start(alice, bob)
+    services.join(game.pk, "chan.first", alice)  # the per-process caches learn the game
+    with CaptureQueriesContext(connection) as joining:
+        snapshot = services.join(game.pk, "chan.watcher", AnonymousUser())
+    sent = [query["sql"] for query in joining.captured_queries]
+    assert [sql.split()[0] for sql in sent] == ["SELECT", "INSERT", "SELECT", "SELECT"], sent
+    assert snapshot["presence"]["watchers"] == 1
