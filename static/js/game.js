@@ -15,6 +15,7 @@ import { ReconnectingSocket, socketUrl } from "./socket.js";
 import { playSound } from "./sounds.js";
 import { ColorfulPanels } from "./game/colorful.js";
 import { GameControls } from "./game/controls.js";
+import { TakebackControls, applyTakenBack } from "./game/takeback.js";
 import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
 import {
   flashPrompt, renderBanner, renderConnection, renderInfo, renderPrompt, renderWatching,
@@ -47,9 +48,11 @@ const socket = new ReconnectingSocket(socketUrl(gameSocketPath(game.id)), {
 const handlers = {
   snapshot(message) {
     const before = game.state.ply;
+    const missed = (message.game.takebacks || 0) !== (game.takebacks || 0);
     game = message.game;
     game.clocks.received_at = Date.now();
     pending = null;
+    if (missed) rewound(game.state.ply); // a takeback this page did not hear of
     positionChanged(before);
   },
   action(message) {
@@ -109,7 +112,36 @@ const handlers = {
   pong(message) {
     catchUp(message.ply, null);
   },
+  takeback_offered(message) {
+    takeback.offered(message);
+  },
+  takeback_declined(message) {
+    takeback.cleared(message, true);
+  },
+  takeback_lapsed(message) {
+    takeback.cleared(message, false);
+  },
+  taken_back(message) {
+    const before = game.state.ply;
+    const outcome = applyTakenBack(game, message);
+    if (outcome === "gap") {
+      socket.send({ type: "snapshot" });
+      return;
+    }
+    if (outcome === "seen") return;
+    game.clocks.received_at = Date.now();
+    pending = null;
+    rewound(message.ply);
+    positionChanged(before);
+    takeback.takenBack(message);
+  },
 };
+
+// A takeback: what the page kept of the plies after `ply` is gone.
+function rewound(ply) {
+  replay.rewound(ply);
+  clockHistory.forget(ply);
+}
 
 function catchUp(ply, status) {
   const behind = typeof ply === "number" && ply > game.state.ply;
@@ -326,6 +358,7 @@ function renderAll() {
   renderInfo(game);
   renderWatching(game);
   controls.render();
+  takeback.render();
   renderMoveList($("moves"), game.state);
   showConnection();
   document.title = `${isMyTurn(game) ? "● Your move · " : ""}${root.dataset.title}`;
@@ -341,6 +374,7 @@ const replay = createReplay({
 });
 const clockHistory = new ClockHistory(game.id);
 const controls = new GameControls({ game: () => game, send, play, notice });
+const takeback = new TakebackControls({ game: () => game, send, notice });
 const colorful = game.game === "colorful"
   ? new ColorfulPanels({ svg, game: () => game, shown: shownState, redrawBoard: renderBoard })
   : null;

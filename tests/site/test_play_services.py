@@ -380,13 +380,14 @@ def test_snapshot_shape(alice, bob, carol):
     snap = services.current(game.pk, carol)
     assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
-                         "presence", "rematch"}
+                         "presence", "rematch", "takeback", "takebacks"}
     assert snap["you"] is None and snap["title"] == "Hadron"
     newcomer = {"rating": 1500, "provisional": True}
     assert snap["players"] == [{"username": "alice", "side": 0, "online": False, "rating": newcomer},
                                {"username": "bob", "side": 1, "online": False, "rating": newcomer}]
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
     assert snap["time_control"]["text"] == "5+3"
+    assert snap["takeback"] == {"offered_by": None, "ply": 1} and snap["takebacks"] == 0
     assert snap["presence"] == {"players_online": [False, False], "watchers": 0,
                                 "claimable_at": [None, None]}
 
