@@ -1,8 +1,10 @@
 """Positions of a stored game at any ply: for the replay viewer, exploration, images, records.
 
-A game's actions are append-only, so the position after `ply` actions never changes once the
-game has that many: positions are cached by (game, creation time, ply), the creation time
-keeping a reused id (a test database flushed between tests) from picking up another game's.
+A game's actions are append-only between takebacks, so the position after `ply` actions
+never changes once the game has that many: positions are cached by (game, creation time,
+takebacks, ply), the creation time keeping a reused id (a test database flushed between
+tests) from picking up another game's, the takeback counter a taken-back position from
+being served again (play.takeback).
 Engine states are kept per process, in a cache of our own so that someone stepping through
 an old game does not push the live games' positions out of play's cache: stepping to the next
 ply plays one action on the state before instead of replaying the game. The JSON texts go to
@@ -36,7 +38,7 @@ class IllegalLine(ValueError):
 
 
 def stamp(game):
-    return f"{game.pk}:{game.created_at.timestamp():.6f}"
+    return f"{game.pk}:{game.created_at.timestamp():.6f}:{game.takebacks}"
 
 
 def check_ply(game, ply):
@@ -76,12 +78,19 @@ def parse_line(text):
 
 def clock_history(game):
     """Each player's time left (ms, by player index) after each ply of a realtime game, from
-    the start: the clock arithmetic of play.clock run over the stored actions' times. None
-    for correspondence and untimed games. The times are the rows' own (stored a moment after
-    the server charged the clock), so a value may differ from the live clock by milliseconds."""
+    the start: as stored with each action, or for actions stored before the rows carried it,
+    the clock arithmetic of play.clock run over the stored actions' times (stored a moment
+    after the server charged the clock, so a value may differ from the live clock by
+    milliseconds). None for correspondence and untimed games."""
     tc = game.time_control
     if not tc.is_realtime:
         return None
+    rows = list(game.action_rows.order_by("ply").values_list("remaining0_ms", "remaining1_ms"))
+    if all(left[0] is not None for left in rows):
+        # Stored with each action: exact, and right across a takeback, which restarts a turn
+        # at its acceptance (the rows' times alone would charge the taken-back time).
+        return [[tc.start_ms, tc.start_ms], *(list(left) for left in rows)]
+    # Actions stored before their rows carried the clocks: the arithmetic over their times.
     state = game.engine.new(**game.options)
     left, turn_started = [tc.start_ms, tc.start_ms], game.created_at
     history = [list(left)]

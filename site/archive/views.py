@@ -14,7 +14,8 @@ from archive import exports, listing, positions, queries
 from archive.forms import ArchiveFilter, ExploreForm
 from play.models import Game
 
-# A position of a game never changes once the game has reached it.
+# A position of a finished game never changes. One of a game in progress may: a takeback
+# deletes actions, and the ply is then played again, maybe otherwise (play.takeback).
 POSITION_MAX_AGE = 3600
 
 
@@ -30,8 +31,11 @@ def load_json(game_id):
     return game, None
 
 
-def cacheable(response):
-    patch_cache_control(response, public=True, max_age=POSITION_MAX_AGE)
+def cacheable(response, game):
+    if game.is_active:
+        patch_cache_control(response, no_cache=True)
+    else:
+        patch_cache_control(response, public=True, max_age=POSITION_MAX_AGE)
     return response
 
 
@@ -60,7 +64,7 @@ def position_json(request, game_id, ply):
         text = positions.position_json(game, ply, static=static)
     except positions.NoSuchPly as error:
         return JsonResponse({"error": "no_such_ply", "message": str(error)}, status=404)
-    return cacheable(HttpResponse(text, content_type="application/json"))
+    return cacheable(HttpResponse(text, content_type="application/json"), game)
 
 
 @require_GET
@@ -72,7 +76,7 @@ def position_svg(request, game_id, ply):
     except positions.NoSuchPly as error:
         return HttpResponse(str(error), status=404, content_type="text/plain; charset=utf-8")
     response = HttpResponse(text, content_type="image/svg+xml; charset=utf-8")
-    return cacheable(attachment(response, exports.filename(game, "svg", ply)))
+    return cacheable(attachment(response, exports.filename(game, "svg", ply)), game)
 
 
 @require_GET
@@ -83,7 +87,7 @@ def position_png(request, game_id, ply):
     except positions.NoSuchPly as error:
         return HttpResponse(str(error), status=404, content_type="text/plain; charset=utf-8")
     response = HttpResponse(data, content_type="image/png")
-    return cacheable(attachment(response, exports.filename(game, "png", ply)))
+    return cacheable(attachment(response, exports.filename(game, "png", ply)), game)
 
 
 @require_GET
@@ -97,7 +101,7 @@ def game_gif(request, game_id):
     response = HttpResponse(data, content_type="image/gif")
     # A game in progress grows: its GIF is only worth keeping once it is over.
     if not game.is_active:
-        cacheable(response)
+        cacheable(response, game)
     return attachment(response, exports.filename(game, "gif", game.ply_count))
 
 

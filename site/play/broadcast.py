@@ -20,12 +20,15 @@ def group_name(game_id):
     return f"game-{game_id}"
 
 
-def to_game(game, message):
+def to_game(game, message, rewound=False):
     """Send `message` to everyone on the game's page once the transaction commits. The event
     also carries the game's ply and when its time is up, for the server processes' own
-    bookkeeping (play.rooms: each process's one timer per game)."""
+    bookkeeping (play.rooms: each process's one timer per game); `rewound`: the ply went
+    back (a takeback), which the rooms take even though it is lower than the one they knew."""
     news = {**event(message), "ply": game.ply_count,
             "expires_at": game.expires_at.isoformat() if game.expires_at else None}
+    if rewound:
+        news["rewound"] = True
     transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
 
 

@@ -18,7 +18,7 @@ import logging
 
 from live import lanes
 from live.sockets import JsonSocket, Refusal
-from play import broadcast, presence, rematch, rooms, services, snapshots
+from play import broadcast, presence, rematch, rooms, services, snapshots, takeback
 from talk import services as talk
 
 logger = logging.getLogger(__name__)
@@ -55,7 +55,8 @@ class GameConsumer(JsonSocket):
     handlers = {"play": "on_play", "resign": "on_resign", "abort": "on_abort",
                 "claim_victory": "on_claim_victory", "rematch": "on_rematch",
                 "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot",
-                "chat": "on_chat"}
+                "takeback": "on_takeback", "accept_takeback": "on_accept_takeback",
+                "decline_takeback": "on_decline_takeback", "chat": "on_chat"}
     unknown_text = "see docs/protocol.md for the messages a game socket takes"
     # Whether this socket is one of the players': known from its first snapshot (the seat of
     # a socket never changes). Until then it hears only the chat news meant for everyone.
@@ -121,6 +122,15 @@ class GameConsumer(JsonSocket):
     async def on_decline_rematch(self, message):
         await self.change(rematch.decline, self.player())
 
+    async def on_takeback(self, message):
+        await self.change(takeback.propose, self.player(), ply_of(message), now=self.received_at)
+
+    async def on_accept_takeback(self, message):
+        await self.change(takeback.accept, self.player(), ply_of(message), now=self.received_at)
+
+    async def on_decline_takeback(self, message):
+        await self.change(takeback.decline, self.player(), now=self.received_at)
+
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")
         text = talk.clean_text(message.get("text"))
@@ -152,7 +162,8 @@ class GameConsumer(JsonSocket):
 
     async def heard(self, event):
         if "ply" in event:
-            rooms.learn(self.game_id, event["ply"], event["expires_at"])
+            rooms.learn(self.game_id, event["ply"], event["expires_at"],
+                        exact=event.get("rewound", False))
 
     # -- the process's bookkeeping (live.registry) ---------------------------------------------
 
@@ -169,7 +180,7 @@ class GameConsumer(JsonSocket):
             if game_id not in plies:
                 continue
             ply, status = plies[game_id]
-            rooms.learn(game_id, ply)
+            rooms.learn(game_id, ply, exact=True)  # the database's count: after a takeback too
             for socket in members:
                 try:
                     await socket.send_json({"type": "sync", "ply": ply, "status": status})

@@ -21,6 +21,8 @@ def end_game(game, now, winner, reason, text, *, by_action=False):
     game.status = Game.ABORTED if reason in NO_RESULT else Game.FINISHED
     game.winner, game.reason, game.result_text = winner, reason, text[:200]
     game.finished_at = now
+    if game.takeback_offer is not None:
+        lapse_takeback(game)
     # Ratings change in the same transaction as the end, exactly once (ratings.services).
     rate_game(game, now)
     game.save()
@@ -29,6 +31,15 @@ def end_game(game, now, winner, reason, text, *, by_action=False):
                                  "clocks": clocks_of(game, now),
                                  "state": positions.live_dict(game, game.state())})
     broadcast.announce(game, "ended")
+
+
+def lapse_takeback(game):
+    """Anything that happens to the game (an action, an ending) lapses a standing takeback
+    proposal, which referred to the position before it; the caller saves `takeback_offer`."""
+    proposer = game.takeback_offer
+    game.takeback_offer = None
+    broadcast.to_game(game, {"type": "takeback_lapsed", "proposed_by": proposer,
+                             "ply": game.ply_count})
 
 
 def winner_of(game, state):

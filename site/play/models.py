@@ -101,6 +101,12 @@ class Game(models.Model):
     ply_count = models.PositiveIntegerField(default=0)
     # Which player offered a rematch after the end (null: no standing offer).
     rematch_offer = models.SmallIntegerField(null=True, blank=True)
+    # A takeback standing: the player who proposed it (null: none). It refers to the game's
+    # ply, which it cannot outlive: any action or ending lapses it (play.takeback).
+    takeback_offer = models.SmallIntegerField(null=True, blank=True)
+    # How many takebacks the game has had. Taken-back actions are deleted, so a (game, ply)
+    # names a different position after one: every cache of positions keys on this too.
+    takebacks = models.PositiveIntegerField(default=0)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 
@@ -216,17 +222,18 @@ class Game(models.Model):
 
     def state(self):
         """The engine state after the stored actions (cached per instance and per process)."""
-        key = (self.pk, self.ply_count)
+        key = (self.pk, self.takebacks, self.ply_count)
         cached = self.__dict__.get("_position")
         if cached is None or cached[0] != key:
             self._position = (key, positions.state_of(self))
         return self._position[1]
 
     def take_position(self, state):
-        """This instance's position is now `state`, one action on and not committed yet: only
-        this instance sees it; the per-process cache learns it once the transaction commits."""
+        """This instance's position is now `state` (one action on, or taken back), not
+        committed yet: only this instance sees it; the per-process cache learns it once the
+        transaction commits."""
         self.ply_count = state.ply
-        self._position = ((self.pk, state.ply), state)
+        self._position = ((self.pk, self.takebacks, state.ply), state)
 
     def action_list(self):
         return list(self.action_rows.order_by("ply").values_list("action", flat=True))
@@ -301,6 +308,11 @@ class Action(models.Model):
     ply = models.PositiveIntegerField()  # 0-based index in the game's history
     action = models.CharField(max_length=32)  # canonical notation
     player = models.SmallIntegerField()  # player index (0/1), not side
+    # Realtime: each player's time left just after this action. A takeback puts the clocks
+    # back to these (the times of the rows cannot say it once a turn was restarted), and
+    # clocks.json reads them.
+    remaining0_ms = models.BigIntegerField(null=True, blank=True)
+    remaining1_ms = models.BigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,11 +1,14 @@
 """A per-process cache of engine states, so a move does not replay the whole game.
 
 Engine states are immutable, so one state can serve every consumer, view and thread of the
-process. The key is (game id, game creation time, ply): actions are append-only, so the state
-after `ply` actions of a game never changes, and the creation time keeps a reused id (a test
-database flushed between tests) from picking up another game's position. Callers read the
-ply from the game row they hold (under a row lock when they are about to write), so a cached
-state is always the one for the stored history.
+process. The key is (game id, game creation time, takebacks, ply): actions are append-only
+between takebacks, so the state after `ply` actions of a game never changes until a takeback
+deletes some, and the takeback bumps the game's counter (play.takeback), so every process
+reading the game row afterwards asks for other keys and never serves a taken-back position.
+The creation time keeps a reused id (a test database flushed between tests) from picking up
+another game's position. Callers read the ply and the counter from the game row they hold
+(under a row lock when they are about to write), so a cached state is always the one for
+the stored history.
 """
 from collections import OrderedDict
 from threading import Lock
@@ -50,7 +53,7 @@ dicts = LRU(DICTS)
 
 
 def key(game, ply):
-    return (game.pk, game.created_at, ply)
+    return (game.pk, game.created_at, game.takebacks, ply)
 
 
 def state_of(game):

@@ -62,8 +62,10 @@ def claimable_at(game, gone):
 def arrive(game, channel_name, user):
     """Count a socket that opened on the game page (its news is sent by play.rooms)."""
     user = user if getattr(user, "is_authenticated", False) else None
-    Connection.objects.update_or_create(
-        channel_name=channel_name, defaults={"game": game, "user": user, "seen_at": timezone.now()})
+    # A channel name is new with each socket: a plain INSERT (update_or_create's SELECT and two
+    # savepoints were a third of a handshake's statements).
+    Connection.objects.create(game=game, channel_name=channel_name, user=user,
+                              seen_at=timezone.now())
     seat = game.player_index(user)
     if seat is not None and game.absent_since(seat) is not None:
         # Back on the page: a claim against them is off.

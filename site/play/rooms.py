@@ -70,13 +70,14 @@ def ply_of(game_id):
     return room.ply if room else None
 
 
-def learn(game_id, ply=None, expires_at=...):
+def learn(game_id, ply=None, expires_at=..., exact=False):
     """What this process heard of the game: its ply and when its time is up (an ISO text,
-    a datetime or None; left as it was when not given)."""
+    a datetime or None; left as it was when not given). News may arrive out of order, so a
+    lower ply is taken only when `exact`: a takeback's news, or the database's own count."""
     room = _rooms.get(game_id)
     if room is None:
         return
-    if ply is not None and (room.ply is None or ply > room.ply):
+    if ply is not None and (room.ply is None or ply > room.ply or exact):
         room.ply = ply
     if expires_at is ...:
         return

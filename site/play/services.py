@@ -25,7 +25,7 @@ import games
 from live.sockets import Refusal
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
-from play.endings import end_game, end_if_due, played_out_text, winner_of
+from play.endings import end_game, end_if_due, lapse_takeback, played_out_text, winner_of
 from play.models import Game
 from play.snapshots import clocks_of, load, result_of, snapshot
 
@@ -203,7 +203,6 @@ def _play(game, me, now, ply, action):
     except games.IllegalAction as reason:
         raise PlayError("illegal", str(reason))
     canonical = after.actions[-1]
-    statements.insert_action(game, ply, canonical, me, now)
     game.swapped = bool(getattr(after, "swapped", False))
     game.both_moved = game.both_moved or me == 1
     next_player = None if after.is_over else game.player_of(after.to_move)
@@ -211,12 +210,18 @@ def _play(game, me, now, ply, action):
         game.time_control, game.remaining_ms, me, next_player, game.turn_started_at, now)
     if remaining is not None:
         game.remaining_ms = remaining
+    # With the clocks after it: a takeback to the next turn puts them back (play.takeback).
+    statements.insert_action(game, ply, canonical, me, now, remaining)
+    fields = MOVE_FIELDS
+    if game.takeback_offer is not None:
+        lapse_takeback(game)
+        fields = [*MOVE_FIELDS, "takeback_offer"]
     game.take_position(after)
     if after.is_over:
         end_game(game, now, winner_of(game, after), "normal", played_out_text(game, after),
                  by_action=True)
     else:
-        statements.update_game(game, MOVE_FIELDS)
+        statements.update_game(game, fields)
     # The process-wide caches learn the new position only if it is really stored.
     full = after.to_dict()
     transaction.on_commit(lambda: positions.remember(game, after, full))

@@ -84,6 +84,8 @@ def snapshot(game, user=None, now=None, presence=None):
         "state": positions.state_dict(game, state),
         "presence": presence,
         "rematch": rematch_status(game),
+        "takeback": {"offered_by": game.takeback_offer, "ply": game.ply_count},
+        "takebacks": game.takebacks,
         # A reloaded page shows the conversation it had.
         "chat": lines_for(game, user),
     }

@@ -27,7 +27,8 @@ PLAYERS_FRESH = 30.0  # seconds a cached user row serves
 PLAYERS_KEPT = 20_000  # users cached per process, at most
 
 # What `Action.objects.create(...)` of a move writes.
-ACTION_FIELDS = ("game", "ply", "action", "player", "created_at")
+ACTION_FIELDS = ("game", "ply", "action", "player", "remaining0_ms", "remaining1_ms",
+                 "created_at")
 
 
 @lru_cache(maxsize=None)
@@ -87,11 +88,12 @@ def _insert_action_sql(vendor):
         ", ".join(["%s"] * len(fields))), fields
 
 
-def insert_action(game, ply, action, player, created_at):
+def insert_action(game, ply, action, player, created_at, remaining_ms=None):
     """Store one action, as `Action.objects.create(...)` would (the unique (game, ply)
-    constraint still stands behind it)."""
+    constraint still stands behind it), with the realtime clocks just after it."""
     sql, fields = _insert_action_sql(connection.vendor)
-    values = (game.pk, ply, action, player, created_at)
+    left = remaining_ms if remaining_ms is not None else (None, None)
+    values = (game.pk, ply, action, player, left[0], left[1], created_at)
     params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -16,6 +16,7 @@ import { playSound } from "./sounds.js";
 import { ChatPanel } from "./game/chat.js";
 import { ColorfulPanels } from "./game/colorful.js";
 import { GameControls } from "./game/controls.js";
+import { TakebackControls, applyTakenBack } from "./game/takeback.js";
 import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
 import {
   flashPrompt, renderBanner, renderConnection, renderInfo, renderPrompt, renderWatching,
@@ -48,9 +49,11 @@ const socket = new ReconnectingSocket(socketUrl(gameSocketPath(game.id)), {
 const handlers = {
   snapshot(message) {
     const before = game.state.ply;
+    const missed = (message.game.takebacks || 0) !== (game.takebacks || 0);
     game = message.game;
     game.clocks.received_at = Date.now();
     pending = null;
+    if (missed) rewound(game.state.ply); // a takeback this page did not hear of
     positionChanged(before);
   },
   action(message) {
@@ -120,7 +123,36 @@ const handlers = {
   pong(message) {
     catchUp(message.ply, null);
   },
+  takeback_offered(message) {
+    takeback.offered(message);
+  },
+  takeback_declined(message) {
+    takeback.cleared(message, true);
+  },
+  takeback_lapsed(message) {
+    takeback.cleared(message, false);
+  },
+  taken_back(message) {
+    const before = game.state.ply;
+    const outcome = applyTakenBack(game, message);
+    if (outcome === "gap") {
+      socket.send({ type: "snapshot" });
+      return;
+    }
+    if (outcome === "seen") return;
+    game.clocks.received_at = Date.now();
+    pending = null;
+    rewound(message.ply);
+    positionChanged(before);
+    takeback.takenBack(message);
+  },
 };
+
+// A takeback: what the page kept of the plies after `ply` is gone.
+function rewound(ply) {
+  replay.rewound(ply);
+  clockHistory.forget(ply);
+}
 
 // Once the game is over both chat rooms are open to everyone: the snapshot brings the room
 // this page did not receive while the game was played.
@@ -343,6 +375,7 @@ function renderAll() {
   renderInfo(game);
   renderWatching(game);
   controls.render();
+  takeback.render();
   renderMoveList($("moves"), game.state);
   chat.render();
   showConnection();
@@ -360,6 +393,7 @@ const replay = createReplay({
 const clockHistory = new ClockHistory(game.id);
 const controls = new GameControls({ game: () => game, send, play, notice });
 const chat = new ChatPanel({ game: () => game, send });
+const takeback = new TakebackControls({ game: () => game, send, notice });
 const colorful = game.game === "colorful"
   ? new ColorfulPanels({ svg, game: () => game, shown: shownState, redrawBoard: renderBoard })
   : null;

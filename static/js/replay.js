@@ -20,6 +20,7 @@
 //                          board shows instead ("Replay", "After action 2 of 6 · Red to ...")
 //   replay.action(a)    -> true when a board pick was taken as an exploration move
 //   replay.update()     the host's game changed (a new action, the end, a fresh snapshot)
+//   replay.rewound(ply) a takeback: the positions after `ply` are gone
 import { colourOfKey } from "./colours.js";
 import { isPlainKey } from "./dom.js";
 import { isLive, isPlayer } from "./live-game.js";
@@ -184,6 +185,16 @@ class Replay {
     if (this.ply !== null && this.ply >= this.end && !this.explored) this.ply = null;
     this.refreshControls();
     if (this.ply === null && !this.explored) this.bar.drawn();
+  }
+
+  // A takeback: the game's positions after `ply` are gone. A view of one of them, or an
+  // exploration from one, returns to the game as it stands.
+  rewound(ply) {
+    this.positions.forget(ply);
+    if (this.shownPly() > ply) {
+      this.stopAutoplay();
+      this.goto(ply);
+    }
   }
 
   // ------------------------------------------------------------------ exploring

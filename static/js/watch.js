@@ -9,6 +9,7 @@ import { byId as $, el } from "./dom.js";
 import {
   applyAction, applyEnd, gameSocketPath, isLive, playerOfSide, sideOfPlayer,
 } from "./live-game.js";
+import { applyTakenBack } from "./game/takeback.js";
 import { ratingBadge } from "./ratings.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 
@@ -247,6 +248,13 @@ const gameHandlers = {
     if (!featured.game) return;
     applyEnd(featured.game, message);
     renderFeatured();
+  },
+  // A takeback: the featured board steps back too.
+  taken_back(message) {
+    if (!featured.game) return;
+    const outcome = applyTakenBack(featured.game, message);
+    if (outcome === "gap") featured.socket.send({ type: "snapshot" });
+    if (outcome === "applied") renderFeatured();
   },
   presence(message) {
     if (featured.game) {

@@ -138,10 +138,12 @@ while True:
     mover = game.players()[game.player_of(state.to_move)]
     services.play(game.pk, mover, state.ply, rng.choice(state.legal_actions()))
 if {step!r}:
-    # As if each action came `step` seconds after the one before (the clock history reads them).
+    # As if each action came `step` seconds after the one before: the clock history reads
+    # the times when the rows carry no clocks of their own (as rows stored before they did).
     for row in Action.objects.filter(game=game):
         Action.objects.filter(pk=row.pk).update(
-            created_at=game.created_at + timedelta(seconds={step!r} * (row.ply + 1)))
+            created_at=game.created_at + timedelta(seconds={step!r} * (row.ply + 1)),
+            remaining0_ms=None, remaining1_ms=None)
 print(game.pk, game.ply_count)
 """
 

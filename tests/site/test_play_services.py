@@ -380,13 +380,14 @@ def test_snapshot_shape(alice, bob, carol):
     snap = services.current(game.pk, carol)
     assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
-                         "presence", "rematch", "chat"}
+                         "presence", "rematch", "takeback", "takebacks", "chat"}
     assert snap["you"] is None and snap["title"] == "Hadron"
     newcomer = {"rating": 1500, "provisional": True}
     assert snap["players"] == [{"username": "alice", "side": 0, "online": False, "rating": newcomer},
                                {"username": "bob", "side": 1, "online": False, "rating": newcomer}]
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
     assert snap["time_control"]["text"] == "5+3"
+    assert snap["takeback"] == {"offered_by": None, "ply": 1} and snap["takebacks"] == 0
     assert snap["presence"] == {"players_online": [False, False], "watchers": 0,
                                 "claimable_at": [None, None]}
 
@@ -424,3 +425,19 @@ def test_one_move_costs_three_statements(alice, bob, django_capture_on_commit_ca
             if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
     assert [sql.split()[0] for sql in sent] == ["SELECT", "INSERT", "UPDATE"], sent
     assert '"play_game"' in sent[0] and '"play_action"' in sent[1] and '"play_game"' in sent[2]
+
+
+def test_a_socket_joining_costs_five_statements(alice, bob):
+    """Load the game, insert the socket's presence row, count who is there, the players'
+    ratings, the chat: a thousand sockets arriving after a restart pay no more than that each."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = start(alice, bob)
+    services.join(game.pk, "chan.first", alice)  # the per-process caches learn the game
+    with CaptureQueriesContext(connection) as joining:
+        snapshot = services.join(game.pk, "chan.watcher", AnonymousUser())
+    sent = [query["sql"] for query in joining.captured_queries]
+    assert [sql.split()[0] for sql in sent] == ["SELECT", "INSERT", "SELECT", "SELECT", "SELECT"], sent
+    assert snapshot["presence"]["watchers"] == 1

@@ -80,9 +80,14 @@ def test_game_page_draws_the_position_and_lists_the_moves(client, alice, bob):
 def test_clocks_after_each_ply(client, alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(5, 2))
     game = play_out(game, seed=1, stop_at=3)
+    stored = client.get(f"/game/{game.pk}/clocks.json").json()["remaining_ms"]
+    assert stored == [[300_000, 300_000], *[
+        list(left) for left in game.action_rows.values_list("remaining0_ms", "remaining1_ms")]]
+    # Rows stored before they carried the clocks: the arithmetic over their times.
     for row in Action.objects.filter(game=game):
         Action.objects.filter(pk=row.pk).update(
-            created_at=game.created_at + timedelta(seconds=10 * (row.ply + 1)))
+            created_at=game.created_at + timedelta(seconds=10 * (row.ply + 1)),
+            remaining0_ms=None, remaining1_ms=None)
     history = client.get(f"/game/{game.pk}/clocks.json").json()["remaining_ms"]
     # Red moves at 10 s and 30 s, Blue at 20 s; each earns 2 s when the turn passes.
     assert history == [[300_000, 300_000], [292_000, 300_000], [292_000, 292_000],

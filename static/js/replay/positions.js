@@ -1,6 +1,6 @@
 // What the server knows of a game's past: its positions from the server's engine, and (below)
 // the clocks after each ply. Positions come from /game/<id>/position/<ply>.json for the game's
-// own line (kept once loaded: they never change) and /game/<id>/explore.json for other moves
+// own line (kept once loaded: they change only by a takeback, see forget) and /game/<id>/explore.json for other moves
 // from one of them. The browser decides no rules: a refused exploration comes back with the
 // engine's reason.
 //
@@ -22,6 +22,11 @@ export class Positions {
 
   known(ply) {
     return this.cache.get(ply) || null;
+  }
+
+  // A takeback: the positions after `ply` are gone (those plies may be played otherwise).
+  forget(ply) {
+    for (const kept of [...this.cache.keys()]) if (kept > ply) this.cache.delete(kept);
   }
 
   async at(ply) {
@@ -68,6 +73,11 @@ export class ClockHistory {
   at(ply) {
     const left = this.plies[ply];
     return left ? { remaining_ms: left } : null;
+  }
+
+  // A takeback: the clocks after `ply` are gone.
+  forget(ply) {
+    this.plies = this.plies.slice(0, ply + 1);
   }
 
   load() {

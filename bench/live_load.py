@@ -1,0 +1,483 @@
+"""Live load: moves per second, latency and server CPU of Tessera's game sockets, beside a bare
+Channels echo room (bench/echo_room.py) under the same load, on the same channel layer.
+
+    python bench/live_load.py                                  # sqlite, every run
+    python bench/live_load.py --runs 50x1,sat100 --duration 5
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/5 \\
+        python bench/live_load.py --backends sqlite,pg1,pg2
+    python bench/live_load.py --site /tmp/old                  # another checkout's servers
+
+Backends: `sqlite` (the embedded defaults: a SQLite file, the in-memory channel layer, one
+process); with DATABASE_URL (PostgreSQL) and REDIS_URL also `pg1` (one process on PostgreSQL +
+Redis) and `pg2` (two processes on the same database and Redis; a game's two players on
+different processes, spectators on both). Each backend gets a fresh database (a temporary
+SQLite file, or a throw-away PostgreSQL database `bench_<random>` on DATABASE_URL's server,
+dropped afterwards) and each run fresh server processes with their own Redis prefix.
+
+Runs (a game = 2 players + 2 spectators, one websocket each; players send legal Hadron 7x7
+moves precomputed with the engine, game after game):
+
+  GxT      G games, each moving once every T seconds (50x1, 200x1, 500x5)
+  satG     G games with no think time: a game's next move leaves as soon as the previous one
+           came back to its mover; a probe socket times ping->pong and snapshot round trips
+  idleN    N idle spectator sockets (N/4 games x 4): memory per socket and CPU per handshake
+
+Each run is measured for the echo room, then for Tessera: ~3 s of warm-up, then `--duration`
+seconds measured. Server processes are pinned to the first allowed core (taskset), the load
+generator to the second, when there are two; it prints figures, it is not a test.
+"""
+import argparse
+import asyncio
+import ctypes
+import json
+import math
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT)]
+
+import loadgen  # noqa: E402
+
+DEFAULT_RUNS = "50x1,200x1,500x5,sat100,idle1000"
+# Sizing the games of a saturation run: moves per second a server might carry at most (well
+# above what was ever measured), and what one game can do on its own (a move's round trip).
+SATURATION_CAPACITY = {"tessera": 1500, "echo": 6000}
+ONE_GAME_MOVES_PER_SECOND = 500
+SHORTEST_GAME = 20               # Hadron 7x7 games last 23-36 moves: sized on fewer
+MAX_GAMES = {"tessera": 3000, "echo": 100_000}   # bound on games (rooms) made for one run
+TICKS = os.sysconf("SC_CLK_TCK")
+PR_SET_PDEATHSIG = 1
+
+
+# -- runs -------------------------------------------------------------------------------------
+
+def parse_run(name):
+    """`50x1` -> 50 games, 1 s think time; `sat100`; `idle1000`."""
+    if m := re.fullmatch(r"(\d+)x(\d+(?:\.\d+)?)", name):
+        return {"name": name, "kind": "paced", "games": int(m[1]), "think": float(m[2])}
+    if m := re.fullmatch(r"sat(\d+)", name):
+        return {"name": name, "kind": "saturation", "games": int(m[1]), "think": 0.0}
+    if m := re.fullmatch(r"idle(\d+)", name):
+        return {"name": name, "kind": "idle", "sockets": int(m[1]), "games": math.ceil(int(m[1]) / 4)}
+    raise SystemExit(f"unknown run {name!r}: GxT (50x1), satG (sat100) or idleN (idle1000)")
+
+
+def games_per_slot(run, kind, warmup, duration):
+    """Enough games for a slot to play through warm-up and window (bounded: MAX_GAMES); a slot
+    that still runs out stops, and the table says so ("out of games")."""
+    if run["kind"] == "idle":
+        return 0
+    if run["think"]:
+        rate = 1 / run["think"]
+    else:
+        rate = min(ONE_GAME_MOVES_PER_SECOND, SATURATION_CAPACITY[kind] / run["games"])
+    wanted = math.ceil((warmup + duration + 1) * rate / SHORTEST_GAME) + 1
+    return max(1, min(wanted, MAX_GAMES[kind] // run["games"]))
+
+
+# -- processes --------------------------------------------------------------------------------
+
+def die_with_parent():
+    """In the child before exec: SIGTERM when the bench dies, however it dies."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:
+        pass
+
+
+def free_port():
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """One Daphne process, pinned to `core` when given."""
+
+    def __init__(self, app, env, cwd, log_path, core):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), app]
+        if core is not None and shutil.which("taskset"):
+            argv = ["taskset", "-c", str(core)] + argv   # taskset execs: same pid
+        self.log_path = log_path
+        with open(log_path, "ab") as log:
+            self.process = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        LIVE_SERVERS.append(self)
+
+    def wait_until_up(self, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"daphne exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            except urllib.error.HTTPError as error:
+                raise RuntimeError(f"{self.url}/ answers {error.code}:\n{self.log()}")
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"daphne did not answer on {self.url} within {timeout} s:\n{self.log()}")
+
+    def log(self):
+        return Path(self.log_path).read_text(errors="replace")[-3000:]
+
+    def cpu_seconds(self):
+        """utime + stime from /proc/<pid>/stat (fields 14 and 15, after the command name)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+
+    def rss_bytes(self):
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self in LIVE_SERVERS:
+            LIVE_SERVERS.remove(self)
+
+
+LIVE_SERVERS = []        # every process started and not yet stopped: stopped on any exit
+
+
+def sampler(servers):
+    """(cpu seconds, rss bytes) summed over the servers."""
+    def sample():
+        return (sum(s.cpu_seconds() for s in servers), sum(s.rss_bytes() for s in servers))
+    return sample
+
+
+# -- backends ---------------------------------------------------------------------------------
+
+class Backend:
+    """A database (and Redis) for one backend, and the environment of its server processes."""
+
+    def __init__(self, name, site, scratch):
+        self.name, self.site, self.scratch = name, site, scratch
+        self.processes = 2 if name == "pg2" else 1
+        self.token = secrets.token_hex(4)
+        self.database = None
+        self.redis_prefixes = []
+        if name == "sqlite":
+            self.database_url = f"sqlite:///{scratch / f'{name}.sqlite3'}"
+            self.redis_url = ""
+        else:
+            self.database = f"bench_{self.token}"
+            self.database_url = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + self.database
+            self.redis_url = os.environ["REDIS_URL"]
+            self.admin("CREATE DATABASE")
+
+    def admin(self, statement):
+        import dj_database_url
+        import psycopg
+        config = dj_database_url.parse(os.environ["DATABASE_URL"])
+        with psycopg.connect(dbname="postgres", user=config["USER"] or None,
+                             password=config["PASSWORD"] or None, host=config["HOST"] or None,
+                             port=config["PORT"] or None, autocommit=True) as connection:
+            suffix = " WITH (FORCE)" if statement.startswith("DROP") else ""
+            connection.execute(f'{statement} "{self.database}"{suffix}')
+
+    def env(self, kind, run_label):
+        """Environment of a server (or the setup script) of this backend."""
+        # LIVE_* settings pass through (e.g. LIVE_DB_WRITERS=8 to compare), but the caps below.
+        env = {k: v for k, v in os.environ.items()
+               if k not in {"DATABASE_URL", "REDIS_URL", "REDIS_PREFIX", "DEBUG"}}
+        paths = [str(HERE)] if kind == "echo" else []
+        env.update(
+            SECRET_KEY=BENCH_SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
+            DATABASE_URL=self.database_url, PYTHONUNBUFFERED="1",
+            PYTHONPATH=os.pathsep.join(paths + [str(self.site / "site"), str(self.site)]),
+            # The load comes from one address and is meant to be carried, not refused.
+            LIVE_SOCKETS_PER_ADDRESS="100000", LIVE_SOCKETS_PER_USER="1000",
+            LIVE_RATE_BURST="100000", LIVE_RATE_PER_SECOND="100000", LIVE_FLOOD_CLOSE="100000",
+        )
+        if self.redis_url:
+            prefix = f"bench-{self.token}-{run_label}"
+            self.redis_prefixes.append(prefix)
+            env.update(REDIS_URL=self.redis_url, REDIS_PREFIX=prefix)
+        return env
+
+    def migrate(self):
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=self.site,
+                       env=self.env("tessera", "migrate"), check=True, timeout=600)
+
+    def cleanup(self):
+        if self.database:
+            try:
+                self.admin("DROP DATABASE IF EXISTS")
+            except Exception as error:
+                print(f"could not drop database {self.database}: {error}", file=sys.stderr)
+        if self.redis_prefixes:
+            try:
+                import redis
+                client = redis.Redis.from_url(self.redis_url)
+                for prefix in self.redis_prefixes:
+                    for key in client.scan_iter(match=f"{prefix}*", count=1000):
+                        client.delete(key)
+                client.close()
+            except Exception as error:
+                print(f"could not clean Redis keys: {error}", file=sys.stderr)
+
+
+BENCH_SECRET_KEY = "live-load-bench-" + secrets.token_urlsafe(48)
+
+
+# -- one measurement --------------------------------------------------------------------------
+
+class Bench:
+    def __init__(self, args, cores):
+        self.args = args
+        self.server_core, self.loadgen_core = cores
+        self.room_numbers = iter(range(1, 10 ** 9))   # echo rooms, never reused in a process
+        self.moves = loadgen.hadron_games(512, seed=2024)
+        self.moves_used = 0
+
+    def next_moves(self):
+        self.moves_used += 1
+        return self.moves[self.moves_used % len(self.moves)]
+
+    def start_servers(self, backend, kind, label):
+        """Fresh processes for each measurement: nothing cached from the previous run."""
+        env = backend.env(kind, label)
+        app = "echo_room:application" if kind == "echo" else "tessera.asgi:application"
+        servers = [Server(app, env, backend.site, backend.scratch / f"{label}-{kind}-{i}.log",
+                          self.server_core) for i in range(backend.processes)]
+        for server in servers:
+            server.wait_until_up()
+        return servers
+
+    def tessera_setup(self, backend, run, label, per_slot):
+        """Users, sessions and games in the backend's database, before its servers start."""
+        plan = {"prefix": f"b{label}", "slots": run["games"] if run["kind"] != "idle" else 0,
+                "games_per_slot": per_slot,
+                "spectator_games": run["games"] if run["kind"] == "idle" else 1}
+        plan_path, result_path = backend.scratch / f"{label}-plan.json", backend.scratch / f"{label}-games.json"
+        plan_path.write_text(json.dumps(plan))
+        subprocess.run([sys.executable, str(HERE / "tessera_setup.py"), str(plan_path), str(result_path)],
+                       cwd=backend.site, env=backend.env("tessera", label + "-setup"), check=True, timeout=900)
+        return json.loads(result_path.read_text())
+
+    def measure(self, backend, run, kind, label):
+        per_slot = games_per_slot(run, kind, self.args.warmup, self.args.duration)
+        if kind == "tessera":
+            made = self.tessera_setup(backend, run, label, per_slot)
+            slots = [loadgen.Slot(rooms=s["games"], moves=[self.next_moves() for _ in s["games"]],
+                                  sessions=tuple(s["sessions"])) for s in made["slots"]]
+            spare_rooms = made["spectator_games"]
+        else:
+            slots = []
+            for _ in range(run["games"] if run["kind"] != "idle" else 0):
+                rooms = [next(self.room_numbers) for _ in range(per_slot)]
+                slots.append(loadgen.Slot(rooms=rooms, moves=[self.next_moves() for _ in rooms]))
+            spare_rooms = [next(self.room_numbers) for _ in range(run["games"] if run["kind"] == "idle" else 1)]
+
+        servers = self.start_servers(backend, kind, label)
+        try:
+            target = loadgen.Target(kind, [s.url for s in servers])
+            sample = sampler(servers)
+            if run["kind"] == "idle":
+                idle = asyncio.run(loadgen.open_idle(target, spare_rooms, 4, sample))
+                return {"sockets": idle["sockets"],
+                        "kb_per_socket": idle["rss_delta"] / 1024 / max(1, idle["sockets"]),
+                        "cpu_ms_per_handshake": idle["cpu_s"] * 1000 / max(1, idle["sockets"]),
+                        "rss_mb": idle["server_rss"] / 2 ** 20, "errors": dict(idle["errors"])}
+            stats, measured = asyncio.run(loadgen.run_load(
+                target, slots, run["think"], self.args.warmup, self.args.duration, sample,
+                probe_room=spare_rooms[0] if run["kind"] == "saturation" else None))
+            offered = run["games"] / run["think"] if run["think"] else None
+            return loadgen.summary(stats, measured, offered, self.args.duration)
+        finally:
+            for server in servers:
+                server.stop()
+
+
+# -- the table --------------------------------------------------------------------------------
+
+def latency_text(figures):
+    if not figures:
+        return "-"
+    return "/".join(f"{figures[k]:.0f}" if figures[k] >= 10 else f"{figures[k]:.1f}"
+                    for k in ("p50", "p90", "p99", "max"))
+
+
+def ratio(tessera, echo):
+    return f"{tessera / echo:.2f}" if tessera and echo else "-"
+
+
+MOVE_HEADER = (f"{'backend':7} {'run':8} {'server':7} {'offered':>7} {'carried':>7}  "
+               f"{'mover p50/p90/p99/max ms':>25} {'opponent':>22} {'spectators':>22}  "
+               f"{'cpu ms/mv':>9} {'rss MB':>6} {'T/E cpu':>7} {'T/E mv/s':>8} {'gen cpu':>7} errors")
+
+
+def move_row(backend, run, kind, r, echo):
+    offered = f"{r['offered']:.0f}" if r.get("offered") else "max"
+    cpu = f"{r['cpu_ms_per_move']:.2f}" if r.get("cpu_ms_per_move") else "-"
+    cpu_ratio = ratio(r.get("cpu_ms_per_move"), echo.get("cpu_ms_per_move")) if kind == "tessera" and echo else ""
+    carried_ratio = ratio(r.get("carried"), echo.get("carried")) if kind == "tessera" and echo else ""
+    trouble = sum(r["errors"].values()) if r["errors"] else 0
+    notes = [f"{trouble} {r['errors']}" if trouble else "0"]
+    if r.get("stuck"):
+        notes.append(f"stuck {r['stuck']:.0f}")
+    if r.get("exhausted"):
+        notes.append(f"out of games {r['exhausted']:.0f}")
+    lat = r["latency"]
+    return (f"{backend:7} {run:8} {kind:7} {offered:>7} {r['carried']:7.1f}  "
+            f"{latency_text(lat['mover']):>25} {latency_text(lat['opponent']):>22} "
+            f"{latency_text(lat['spectator']):>22}  {cpu:>9} {r['rss_mb']:6.0f} {cpu_ratio:>7} "
+            f"{carried_ratio:>8} {r['loadgen_cpu'] * 100:6.0f}% {' '.join(notes)}")
+
+
+def print_results(results):
+    moves = [r for r in results if "carried" in r["figures"]]
+    if moves:
+        print("\nLatency: send -> matching broadcast at each socket, ms (p50/p90/p99/max). "
+              "CPU: server processes' utime+stime in the window / moves carried. "
+              "T/E: Tessera / echo. gen cpu: the load generator's own CPU share (100% = its core is full).")
+        print(MOVE_HEADER)
+        for r in moves:
+            echo = next((e["figures"] for e in results if e["backend"] == r["backend"]
+                         and e["run"] == r["run"] and e["server"] == "echo"), None)
+            print(move_row(r["backend"], r["run"], r["server"], r["figures"], echo))
+    probes = [r for r in results if r["figures"].get("probes") and any(r["figures"]["probes"].values())]
+    if probes:
+        print("\nProbe during saturation, round trips in ms (p50/p99/max), every ~100 ms:")
+        for r in probes:
+            p = r["figures"]["probes"]
+            text = "   ".join(f"{kind} {'/'.join(f'{p[kind][k]:.1f}' for k in ('p50', 'p99', 'max'))}"
+                               if p.get(kind) else f"{kind} -" for kind in ("ping", "snapshot"))
+            print(f"  {r['backend']:7} {r['run']:8} {r['server']:7} {text}")
+    idle = [r for r in results if "kb_per_socket" in r["figures"]]
+    if idle:
+        print("\nIdle sockets (spectators, 4 a game): RSS delta per socket, server CPU per handshake:")
+        for r in idle:
+            f = r["figures"]
+            errors = sum(f["errors"].values())
+            print(f"  {r['backend']:7} {r['run']:8} {r['server']:7} {f['sockets']:5.0f} open  "
+                  f"{f['kb_per_socket']:6.1f} kB/socket  {f['cpu_ms_per_handshake']:6.2f} ms CPU/handshake  "
+                  f"rss {f['rss_mb']:.0f} MB  errors {errors}")
+
+
+# -- main -------------------------------------------------------------------------------------
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", "--loads", default=DEFAULT_RUNS, help=f"comma-separated (default {DEFAULT_RUNS})")
+    parser.add_argument("--backends", default=None,
+                        help="sqlite,pg1,pg2 (default: sqlite, and pg1,pg2 with DATABASE_URL and REDIS_URL)")
+    parser.add_argument("--duration", type=float, default=10, help="measured seconds per run (10)")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds before measuring (3)")
+    parser.add_argument("--repeat", type=int, default=1, help="repeat each run N times, print medians")
+    parser.add_argument("--site", type=Path, default=ROOT, help="checkout whose servers run (default: this one)")
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the scratch folder (servers' logs, plans) and say where it is")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a tiny shape for the smoke test: --runs 2x1,sat2,idle8 --duration 2 --warmup 1, sqlite")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        # The smoke shape, unless runs were named.
+        args.runs = "2x1,sat2,idle8" if args.runs == DEFAULT_RUNS else args.runs
+        args.duration, args.warmup, args.backends = 2, 1, args.backends or "sqlite"
+    with_pg = (os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+               and os.environ.get("REDIS_URL"))
+    if args.backends is None:
+        args.backends = "sqlite,pg1,pg2" if with_pg else "sqlite"
+    args.backends = args.backends.split(",")
+    for name in args.backends:
+        if name not in ("sqlite", "pg1", "pg2"):
+            raise SystemExit(f"unknown backend {name!r}")
+        if name != "sqlite" and not with_pg:
+            raise SystemExit(f"{name} needs DATABASE_URL (postgres://...) and REDIS_URL")
+    args.runs = [parse_run(name) for name in args.runs.split(",")]
+    args.site = args.site.resolve()
+    return args
+
+
+def pin_cores():
+    """(server core, load generator core): the first two allowed cores, or (None, None) with
+    only one (then nothing is pinned)."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        return None, None
+    os.sched_setaffinity(0, {allowed[1]})
+    return allowed[0], allowed[1]
+
+
+def terminate_on_signal(signum, frame):
+    raise KeyboardInterrupt   # through every finally: servers stopped, databases dropped
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, terminate_on_signal)
+    cores = pin_cores()
+    scratch = Path(tempfile.mkdtemp(prefix="tessera-live-load-"))
+    bench = Bench(args, cores)
+    results, backends = [], []
+    print(f"site {args.site}; warm-up {args.warmup:g} s, measured {args.duration:g} s, "
+          f"repeat {args.repeat}; " + (f"servers on core {cores[0]}, load generator on core {cores[1]}"
+                                       if cores[0] is not None else "one core: nothing pinned"), flush=True)
+    if "pg2" in args.backends and cores[0] is not None:
+        print(f"pg2: both server processes share core {cores[0]} (one core for the servers, "
+              f"one for the load generator)", flush=True)
+    try:
+        for backend_name in args.backends:
+            backend = Backend(backend_name, args.site, scratch)
+            backends.append(backend)
+            backend.migrate()
+            for run in args.runs:
+                for kind in ("echo", "tessera"):
+                    repeats = []
+                    for attempt in range(args.repeat):
+                        label = f"{run['name']}-{attempt}"
+                        started = time.monotonic()
+                        repeats.append(bench.measure(backend, run, kind, label))
+                        print(f"  {backend_name} {run['name']} {kind} #{attempt + 1}: "
+                              f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+                    figures = loadgen.median_summary(repeats)
+                    results.append({"backend": backend_name, "run": run["name"], "server": kind,
+                                    "processes": backend.processes, "figures": figures})
+        print_results(results)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1))
+        return results
+    finally:
+        for server in list(LIVE_SERVERS):
+            server.stop()
+        for backend in backends:
+            backend.cleanup()
+        if args.keep:
+            print(f"servers' logs kept in {scratch}", file=sys.stderr)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)
