@@ -48,6 +48,30 @@ def log_in(page, server, username, password=PASSWORD):
     expect(page.locator(".account-nav .who")).to_have_text(username)
 
 
+def sign_up(page, server, name, email="", password=PASSWORD):
+    """Create an account through the sign-up form (the e-mail address is optional); the new
+    player is logged in at once."""
+    page.goto(server.url + "/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_email", email)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.locator(".account-nav .who")).to_have_text(name)
+
+
+def mailed_link(server, name):
+    """The reset link of the mail addressed to `name`: the console backend (the default)
+    prints it into the server's log while the request is answered, so it is there once the
+    page says it is sent."""
+    pattern = re.compile(rf"Hello {re.escape(name)},.*?(http://\S+/accounts/password/reset/\S+/\S+/)",
+                         re.S)
+    with open(server.log_path, errors="replace") as log:
+        found = pattern.search(log.read())
+    assert found, f"no reset mail for {name} in the server log"
+    return found[1]
+
+
 def plant_marker(page):
     """Mark the window with a value that a reload would wipe out; see assert_not_reloaded."""
     return page.evaluate("window.__loadedAt = Date.now()")

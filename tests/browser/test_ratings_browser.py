@@ -9,24 +9,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import (
-    click_cell, log_in, new_players, open_game, open_lobby, open_page, set_scheme, shoot,
-    start_game, unique_name, wait_ply,
+    click_cell, log_in, mailed_link, new_players, open_game, open_lobby, open_page, set_scheme,
+    shoot, sign_up, start_game, unique_name, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "amber-meadow-8812"
 GAME_URL = re.compile(r"/game/\d+/$")
-
-
-def sign_up(page, server, name, email):
-    page.goto(server.url + "/accounts/signup/")
-    page.fill("#id_username", name)
-    page.fill("#id_email", email)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
-    expect(page.locator(".account-nav .who")).to_have_text(name)
 
 
 def leaderboard_row(page, name):
@@ -186,14 +175,3 @@ def test_a_forgotten_password_is_recovered_with_the_mailed_link(daphne_server, n
     shoot(page, screenshot_dir, "settings-light", full_page=True)
     set_scheme(page, "dark")
     shoot(page, screenshot_dir, "settings-dark", full_page=True)
-
-
-def mailed_link(server, name):
-    """The reset link of the mail addressed to `name`: the console backend prints it while
-    the request is answered, so it is in the server's log once the page says it is sent."""
-    pattern = re.compile(rf"Hello {re.escape(name)},.*?(http://\S+/accounts/password/reset/\S+/\S+/)",
-                         re.S)
-    with open(server.log_path, errors="replace") as log:
-        found = pattern.search(log.read())
-    assert found, f"no reset mail for {name} in the server log"
-    return found[1]
