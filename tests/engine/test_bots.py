@@ -155,6 +155,8 @@ def test_takes_an_immediate_win(name):
     for state, wins in positions:
         for seed in (1, 2):
             assert choose(state, 1, seed=seed, time_limit=NO_CAP) in wins
+            # Whatever the budget: one simulation could not find it by chance.
+            assert mcts.search(state, playouts=1, rng=random.Random(seed)).action in wins
             assert GreedyPlayer(seed).choose(state) in wins
 
 
