@@ -21,7 +21,7 @@ import random
 from .mcts import immediate_wins, rewards, search
 
 # level: (simulations per action, default cap on seconds per action)
-LEVELS = {1: (50, 1.0), 2: (200, 2.0), 3: (800, 5.0), 4: (3200, 10.0), 5: (12800, 20.0)}
+LEVELS = {1: (50, 1.0), 2: (200, 2.0), 3: (1000, 5.0), 4: (4000, 10.0), 5: (16000, 20.0)}
 TOP_LEVEL = max(LEVELS)
 
 
