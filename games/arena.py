@@ -1,13 +1,14 @@
 """Bot against bot, at each game's default board: how much each level gains.
 
-    python -m games.arena [--games 10] [--top 3] [--seed 1] [game ...]
+    python -m games.arena [--games 10] [--top 3] [--seed 1] [--pair mcts3:mcts3-uct] [game ...]
 
 For each game: every level from 2 to --top against the level below, then the top level
 against the random player and against the greedy one; --games games per pairing, the two
 players taking the first seat in turn.  A row gives the first player's score (a win 1, a draw
 1/2) as a rate with its 95% Wilson interval.  Then the top level's thinking time per action,
 wall clock, and how many of its searches the level's time cap cut short (a cut search is
-weaker than its level and no longer repeatable).  Run it on one core:
+weaker than its level and no longer repeatable).  --pair A:B plays only that pairing
+(players: random, greedy, mcts1..mcts5, mcts3-uct for a level without RAVE).  Run it on one core:
 `taskset -c 1 python -m games.arena`.
 """
 
@@ -73,9 +74,14 @@ def main(argv=None) -> int:
     parser.add_argument("--games", dest="n", type=int, default=10, help="games per pairing")
     parser.add_argument("--top", type=int, default=3, choices=sorted(LEVELS), help="top level")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pair", action="append", metavar="A:B",
+                        help="play only these pairings (repeatable)")
     args = parser.parse_args(argv)
     for name in args.games:
         get(name)   # a bad name fails before any game is played
+    pairs = [tuple(p.split(":", 1)) for p in args.pair or []]
+    for a, b in pairs:
+        player(a), player(b)   # and so does a bad player
 
     levels = ", ".join(f"{lv}: {budget} playouts, cap {cap:g} s" for lv, (budget, cap) in LEVELS.items())
     print(f"levels: {levels}; {args.n} games per pairing, seats alternating, seed {args.seed}")
@@ -88,6 +94,8 @@ def main(argv=None) -> int:
         board = options_text(game.normalize_options())
         pairings = [(f"mcts{lv}", f"mcts{lv - 1}") for lv in range(2, args.top + 1)]
         pairings += [(top, "random"), (top, "greedy")]
+        if pairs:
+            pairings, top = pairs, pairs[0][0]
         top_times = []
         for k, (a, b) in enumerate(pairings):
             score, draws, thinking = match(game, a, b, args.n, args.seed + k)

@@ -254,3 +254,21 @@ def test_greedy_avoids_an_immediate_loss(name):
     for state, losing in positions:
         for seed in range(4):
             assert GreedyPlayer(seed).choose(state) not in losing
+
+
+# -- the arena -----------------------------------------------------------------------------------
+
+def test_arena_scores_by_seat_and_prints_a_row_per_pairing(capsys):
+    from games import arena
+    game = games.get("hadron")
+    # Level 1 against random from both seats: the score is the first player's, whatever seat.
+    scores = [arena.play_game(game, [player("mcts1", s), player("random", s + 1)], first=s % 2)[0]
+              for s in range(4)]
+    assert all(score in (0.0, 1.0) for score in scores) and sum(scores) >= 3
+    low, high = arena.wilson(8, 10)
+    assert round(low, 2) == 0.49 and round(high, 2) == 0.94
+    assert arena.main(["hadron", "--games", "2", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts1 vs random" in out and "mcts1 vs greedy" in out and "mcts1 thinking" in out
+    assert arena.main(["hadron", "--games", "2", "--pair", "mcts1:mcts1-uct"]) == 0
+    assert "mcts1 vs mcts1-uct" in capsys.readouterr().out
