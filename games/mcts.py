@@ -131,7 +131,8 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -
         while not state.is_over:
             legal = state.legal_actions()
             action = legal[randrange(len(legal))]
-            moves.append((state.person_to_move, action))
+            if rave:   # the game goes on, so the side to move is `mover`; the seat follows
+                moves.append((state.mover ^ state.swapped, action))
             state.apply_action(action)
     reward = rewards(state)
     # Back-propagation, with AMAF: at each node, every later action of the seat to move there.
