@@ -84,14 +84,20 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
            exploration: float = 0.4, rave: float = 500.0) -> Result:
     """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
     seconds, whichever ends first (at least one simulation).  `rave` is RAVE's equivalence
-    parameter (0 turns AMAF off: plain UCT).  An immediate win is played without a search.
+    parameter (0 turns AMAF off: plain UCT).  An immediate win, or the only legal action, is
+    played without a search (`playouts` 0 in the result).
     The same `rng` state, budget and position give the same answer whenever the time limit
     does not cut the search short."""
     start = perf_counter()
     deadline = None if time_limit is None else start + time_limit
+    if state.is_over:
+        raise ValueError("the game is over: there is nothing to search")
     wins = immediate_wins(state)
     if wins:
         return Result(sorted(wins)[0], 0, perf_counter() - start, 1.0, {})
+    legal = state.legal_actions()
+    if len(legal) == 1:   # a forced action (e.g. the last cell) needs no search
+        return Result(legal[0], 0, perf_counter() - start, 0.5, {})
     root = Node(state, None, None, None)
     done = 0
     while done < playouts and (done == 0 or deadline is None or perf_counter() < deadline):
