@@ -147,11 +147,12 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -
         if visited.seat is not None:
             visited.w += reward[visited.seat]
         if rave and visited.to_move is not None:
-            seat, amaf, seen = visited.to_move, visited.amaf, set()
+            # No action occurs twice in one game of ours (a cell, a token, a colour on a cell,
+            # one swap), so every later action is also its first occurrence: no set needed.
+            seat, amaf = visited.to_move, visited.amaf
             gain = reward[seat]
             for mover, action in moves[depth:]:
-                if mover == seat and action not in seen:
-                    seen.add(action)
+                if mover == seat:
                     stats = amaf.get(action)
                     if stats is None:
                         amaf[action] = [1, gain]
