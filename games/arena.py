@@ -85,7 +85,7 @@ def main(argv=None) -> int:
 
     levels = ", ".join(f"{lv}: {budget} playouts, cap {cap:g} s" for lv, (budget, cap) in LEVELS.items())
     print(f"levels: {levels}; {args.n} games per pairing, seats alternating, seed {args.seed}")
-    header = f"{'game':<10} {'board':<14} {'pairing':<18} {'games':>5} {'score':>6} {'draws':>5} {'rate':>5}  95% CI"
+    header = f"{'game':<10} {'board':<20} {'pairing':<18} {'games':>5} {'score':>6} {'draws':>5} {'rate':>5}  95% CI"
     print(header)
     print("-" * (len(header) + 8))
     top = f"mcts{args.top}"
@@ -102,11 +102,11 @@ def main(argv=None) -> int:
             if a == top:
                 top_times += thinking
             low, high = wilson(score, args.n)
-            print(f"{name:<10} {board:<14} {a + ' vs ' + b:<18} {args.n:>5} {score:>6g} {draws:>5} "
+            print(f"{name:<10} {board:<20} {a + ' vs ' + b:<18} {args.n:>5} {score:>6g} {draws:>5} "
                   f"{score / args.n:>5.2f}  [{low:.2f}, {high:.2f}]", flush=True)
         seconds = [s for s, _ in top_times]
         cut = sum(c for _, c in top_times)
-        print(f"{name:<10} {board:<14} {top} thinking: mean {sum(seconds) / len(seconds):.3f} s, "
+        print(f"{name:<10} {board:<20} {top} thinking: mean {sum(seconds) / len(seconds):.3f} s, "
               f"max {max(seconds):.3f} s per action over {len(seconds)} actions; "
               f"{cut} cut by the time cap", flush=True)
     return 0
