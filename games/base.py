@@ -221,6 +221,27 @@ class State:
         child.__dict__.update(self.__dict__)
         return child
 
+    # -- the playout path (bots, benchmarks): OpenSpiel's clone / apply_action ----------------
+
+    def clone(self) -> State:
+        """A copy of this state that you own and may change in place with apply_action."""
+        return self.copy()
+
+    def apply_action(self, action: str) -> None:
+        """Play `action` on this state in place. The action must be one of legal_actions() as
+        listed (canonical text): nothing is parsed or checked and nothing is copied, so this is
+        for search and playouts on a clone, never for actions from people (that is play()).
+        The state reached is the one play(action) would return."""
+        self.apply(action)
+        self.actions += (action,)
+
+    @property
+    def person_to_move(self) -> int | None:
+        """Who plays next by seat (0: the player who moved first), not by side: the same as
+        to_move except after Tripen's swap, when the seats have exchanged sides."""
+        side = self.to_move
+        return None if side is None else side ^ self.swapped
+
     def returns(self) -> tuple[float, float]:
         """OpenSpiel-style payoff per side: 1 for a win, -1 for a loss, 0 for a draw or running."""
         if not self.is_over or self.winner is None:

@@ -2,6 +2,10 @@
 
     python -m games.bench [--seconds 2.5] [--seed 1] [game ...]
 
+Two paths per board: `play`, the door for people's actions (`legal_actions()` + `play()`:
+parse, check, copy), and `playout`, the bots' path (`legal_actions()` + `apply_action()` on
+one clone, in place: what games.mcts runs in every simulation).
+
 For each row: random playouts per second, the mean wall-clock time of `legal_actions()` +
 `play()` per action in microseconds (time.perf_counter), the same in CPU time of this process
 (time.process_time, over the whole playout loop), and the CPU time relative to the game's
@@ -44,20 +48,35 @@ def boards(game) -> list[dict]:
     return rows
 
 
-def measure(game, options: dict, seconds: float, seed: int) -> dict:
-    """Random playouts for about `seconds`, at least one; time spent in legal_actions + play."""
+PATHS = ("play", "playout")
+
+
+def measure(game, options: dict, seconds: float, seed: int, path: str = "play") -> dict:
+    """Random playouts for about `seconds`, at least one; time spent in legal_actions + play
+    (path 'play') or legal_actions + apply_action on a clone (path 'playout')."""
     rng = random.Random(seed)
+    game.new(**options)   # the board's static tables are built once, outside the timing
     playouts = actions = 0
     in_engine = 0.0
     start, cpu_start = perf_counter(), process_time()
     while playouts == 0 or perf_counter() - start < seconds:
         state = game.new(**options)
-        while not state.is_over:
-            t0 = perf_counter()
-            legal = state.legal_actions()
-            state = state.play(legal[rng.randrange(len(legal))])
-            in_engine += perf_counter() - t0
-            actions += 1
+        if path == "play":
+            while not state.is_over:
+                t0 = perf_counter()
+                legal = state.legal_actions()
+                state = state.play(legal[rng.randrange(len(legal))])
+                in_engine += perf_counter() - t0
+                actions += 1
+        else:
+            state = state.clone()
+            while not state.is_over:
+                t0 = perf_counter()
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                in_engine += perf_counter() - t0
+                actions += 1
+            state.winner   # the result is part of a playout (Colorful scores the board here)
         playouts += 1
     elapsed, cpu = perf_counter() - start, process_time() - cpu_start
     return {
@@ -88,34 +107,41 @@ def main(argv=None) -> int:
     parser.add_argument("games", nargs="*", help="games to measure (default: all)")
     parser.add_argument("--seconds", type=float, default=2.5, help="time budget per row")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--path", choices=PATHS, action="append",
+                        help="measure only this path (repeatable; default: both)")
     args = parser.parse_args(argv)
 
     print(f"machine: {platform.platform()}; Python {platform.python_version()} "
           f"({platform.python_implementation()}); CPU {cpu_model()}, {os.cpu_count()} cores seen; "
           f"one core used; {args.seconds:g} s per row, seed {args.seed}")
-    header = (f"{'game':<10} {'options':<20} {'cells':>5} {'playouts/s':>11} "
+    header = (f"{'game':<10} {'options':<20} {'path':<7} {'cells':>5} {'playouts/s':>11} "
               f"{'actions/game':>12} {'us/action':>10} {'cpu us':>7} {'ratio':>6} {'cpu':>5}")
     print(header)
     print("-" * len(header))
     slow = []
     for name in args.games or names():
         game = get(name)
-        base = None
-        for options in boards(game):
-            row = measure(game, options, args.seconds, args.seed)
-            base = base or row["cpu_us_per_action"]
-            ratio = row["cpu_us_per_action"] / base
-            cells = len(game.new(**options).board_dict()["cells"])
-            flag = "  <-- over 2x" if ratio > WARN_RATIO else ""
-            print(f"{name:<10} {options_text(options):<20} {cells:>5} "
-                  f"{row['playouts_per_s']:>11.1f} {row['actions_per_playout']:>12.1f} "
-                  f"{row['us_per_action']:>10.1f} {row['cpu_us_per_action']:>7.1f} {ratio:>6.2f} {row['cpu_share']:>5.0%}{flag}",
-                  flush=True)
-            if ratio > WARN_RATIO:
-                slow.append(f"{name} {options_text(options)}")
+        for path in args.path or PATHS:
+            base = None
+            for options in boards(game):
+                row = measure(game, options, args.seconds, args.seed, path)
+                base = base or row["cpu_us_per_action"]
+                ratio = row["cpu_us_per_action"] / base
+                print(_row(game, options, path, row, ratio), flush=True)
+                if ratio > WARN_RATIO:
+                    slow.append(f"{name} {options_text(options)} ({path})")
     if slow:
         print(f"per-action CPU time more than {WARN_RATIO:g}x the default board: {', '.join(slow)}")
     return 0
+
+
+def _row(game, options: dict, path: str, row: dict, ratio: float) -> str:
+    cells = len(game.new(**options).board_dict()["cells"])
+    flag = "  <-- over 2x" if ratio > WARN_RATIO else ""
+    return (f"{game.name:<10} {options_text(options):<20} {path:<7} {cells:>5} "
+            f"{row['playouts_per_s']:>11.1f} {row['actions_per_playout']:>12.1f} "
+            f"{row['us_per_action']:>10.1f} {row['cpu_us_per_action']:>7.1f} {ratio:>6.2f} "
+            f"{row['cpu_share']:>5.0%}{flag}")
 
 
 if __name__ == "__main__":

@@ -133,6 +133,7 @@ class ColorfulState(State):
 
     def apply(self, action: str) -> None:
         colour, i = self._stones[action]
+        self._tally = None           # stale once a stone goes down (apply_action works in place)
         opens = self._turn_opens()
         first_of_two = opens and not self._single_stone_turn()
         if opens:

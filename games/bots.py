@@ -1,0 +1,127 @@
+"""Computer opponents: a uniformly random player, a one-ply greedy player and Monte Carlo tree
+search at levels 1..5, over the engine's public API only (games.mcts says how it searches).
+
+    >>> import games
+    >>> from games.bots import choose
+    >>> state = games.get("copolymer").new()
+    >>> choose(state, level=1, seed=7) == choose(state, level=1, seed=7)
+    True
+
+A level is a budget of simulations (playouts) with a cap on thinking time per action: the
+budget sets the strength, the cap only guards the machine.  With the same seed a level plays
+the same action in the same position unless the cap cuts the search short (then it depends on
+the machine's speed).  A turn of several actions is asked for one action at a time:
+`choose` answers for whoever is to move, whether or not they moved just before.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .mcts import immediate_wins, rewards, search
+
+# level: (simulations per action, default cap on seconds per action)
+LEVELS = {1: (50, 1.0), 2: (200, 2.0), 3: (1000, 5.0), 4: (4000, 10.0), 5: (16000, 20.0)}
+TOP_LEVEL = max(LEVELS)
+
+
+def choose(state, level: int = 3, seed: int | None = None, time_limit: float | None = None) -> str:
+    """The action the level-`level` search plays in `state` (not over), in the engine's
+    notation.  `time_limit` caps the seconds spent (default: the level's cap)."""
+    return MctsPlayer(level, seed, time_limit).choose(state)
+
+
+class Player:
+    """A computer player: choose(state) is an action for the seat to move.  One rng per
+    player, so a seeded player's whole game is repeatable."""
+
+    name = "player"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+        self.last = None      # the last search's figures, for players that search
+
+    def choose(self, state) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class RandomPlayer(Player):
+    """Any legal action, uniformly."""
+
+    name = "random"
+
+    def choose(self, state) -> str:
+        _check(state)
+        return self.rng.choice(state.legal_actions())
+
+
+class GreedyPlayer(Player):
+    """One ply: a winning action if there is one; otherwise a random action after which the
+    opponent cannot win at once (an action after which the same seat moves again counts as
+    safe); otherwise any.  Actions are tried in random order and the first safe one is taken,
+    so a move costs one pass over the legal actions in the common case."""
+
+    name = "greedy"
+
+    def choose(self, state) -> str:
+        _check(state)
+        wins = immediate_wins(state)
+        if wins:
+            return self.rng.choice(wins)
+        actions = state.legal_actions()
+        self.rng.shuffle(actions)
+        for action in actions:
+            if not loses_at_once(state, action):
+                return action
+        return actions[0]
+
+
+def loses_at_once(state, action: str) -> bool:
+    """Whether after `action` the game is lost for the mover's seat (or drawn), or the other
+    seat is to move and has an immediate win."""
+    seat = state.person_to_move
+    child = state.clone()
+    child.apply_action(action)
+    if child.is_over:
+        return rewards(child)[seat] < 1.0
+    return child.person_to_move != seat and bool(immediate_wins(child))
+
+
+class MctsPlayer(Player):
+    """Monte Carlo tree search (UCT with RAVE) at a level of LEVELS."""
+
+    def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
+                 rave: float = 500.0):
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
+        super().__init__(seed)
+        self.level, self.rave = level, rave
+        self.playouts, default_cap = LEVELS[level]
+        self.time_limit = default_cap if time_limit is None else time_limit
+        self.name = f"mcts{level}" + ("" if rave else "-uct")
+
+    def choose(self, state) -> str:
+        _check(state)
+        self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave)
+        return self.last.action
+
+
+def player(spec: str, seed: int | None = None) -> Player:
+    """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE)."""
+    if spec == "random":
+        return RandomPlayer(seed)
+    if spec == "greedy":
+        return GreedyPlayer(seed)
+    if spec.startswith("mcts"):
+        level, _, variant = spec[4:].partition("-")
+        if level.isdigit() and variant in ("", "uct"):
+            return MctsPlayer(int(level), seed, rave=0.0 if variant else 500.0)
+    raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, mcts3-uct")
+
+
+def _check(state) -> None:
+    if state.is_over:
+        raise ValueError("the game is over: there is nothing to choose")

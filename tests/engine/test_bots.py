@@ -1,0 +1,274 @@
+"""The computer players (games.bots, games.mcts) and the playout path they stand on
+(State.clone, apply_action, person_to_move).  Small boards and level 1 keep this quick."""
+
+import json
+import random
+
+import pytest
+
+import games
+from games import mcts
+from games.bots import GreedyPlayer, MctsPlayer, RandomPlayer, choose, player
+
+# Small boards: every game played to the end in a few hundred milliseconds at level 1.
+SMALL = {"copolymer": {"size": 4}, "hadron": {"size": 5}, "tripen": {"size": 5},
+         "colorful": {"size": 3}}
+NO_CAP = 60.0   # a time limit that never cuts a level-1 search, so results are repeatable
+
+
+def random_states(name, seed, **options):
+    """The states of a seeded random game, from the start to the end, via play()."""
+    rng, state = random.Random(seed), games.get(name).new(**options)
+    states = [state]
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_actions()))
+        states.append(state)
+    return states
+
+
+def wins_at_once(state):
+    """The mover's immediate wins, found with play() (not with the code under test)."""
+    seat = state.to_move ^ state.swapped
+    out = []
+    for action in state.legal_actions():
+        child = state.play(action)
+        if child.is_over and child.winner is not None and child.winner ^ child.swapped == seat:
+            out.append(action)
+    return out
+
+
+# -- the playout path ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+@pytest.mark.parametrize("options", ["small", "default"])
+def test_apply_action_in_place_reaches_what_play_returns(name, options):
+    opts = SMALL[name] if options == "small" else {}
+    for seed in (1, 2):
+        states = random_states(name, seed, **opts)
+        fast = states[0].clone()
+        for before, after in zip(states, states[1:]):
+            fast.apply_action(after.actions[-1])
+            assert fast.ply == after.ply and fast.to_move == after.to_move
+            assert fast.legal_actions() == after.legal_actions()
+        assert json.dumps(fast.to_dict()) == json.dumps(states[-1].to_dict())
+        # The clone was changed in place; the states of the game were not.
+        assert states[0].ply == 0 and not states[0].is_over
+
+
+def test_person_to_move_follows_tripens_swap():
+    state = games.get("tripen").new(size=5).play("c3/0")
+    assert (state.to_move, state.person_to_move) == (1, 1)
+    swapped = state.play("swap")
+    # Blue moves again, and Blue is now the player who placed the first token.
+    assert (swapped.to_move, swapped.person_to_move) == (1, 0)
+
+
+def test_rewards_are_per_seat_after_a_swap():
+    rng = random.Random(5)
+    state = games.get("tripen").new(size=5).play("c3/0").play("swap")
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_actions()))
+    # The seat that swapped (seat 1) holds Red.
+    expected = (0.0, 1.0) if state.winner == 0 else (1.0, 0.0)
+    assert mcts.rewards(state) == expected
+
+
+# -- legality, repeatability ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_level_one_plays_only_legal_actions_to_the_end(name):
+    for seed in (1, 2):
+        bots = [MctsPlayer(1, seed=seed, time_limit=NO_CAP), MctsPlayer(1, seed=seed + 100,
+                                                                       time_limit=NO_CAP)]
+        state = games.get(name).new(**SMALL[name])
+        while not state.is_over:
+            action = bots[state.person_to_move].choose(state)
+            assert action in state.legal_actions()
+            state = state.play(action)   # play() checks it again
+        assert state.is_over
+
+
+def test_the_default_board_too():
+    state = games.get("copolymer").new()
+    bot = MctsPlayer(1, seed=3, time_limit=NO_CAP)
+    while not state.is_over:
+        state = state.play(bot.choose(state))
+    assert state.winner in (0, 1)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_a_seed_repeats_a_whole_game(name):
+    def record(seed):
+        bots = [player("mcts1", seed), player("greedy", seed + 1)]
+        for bot in bots:
+            bot.time_limit = NO_CAP
+        state = games.get(name).new(**SMALL[name])
+        while not state.is_over:
+            state = state.play(bots[state.person_to_move].choose(state))
+        return state.actions
+
+    assert record(4) == record(4)
+    assert len({record(seed) for seed in (4, 5, 6)}) > 1   # and the seed matters
+
+
+def test_choose_is_repeatable_and_seeded():
+    state = games.get("hadron").new()
+    assert len({choose(state, 1, seed=9, time_limit=NO_CAP) for _ in range(3)}) == 1
+    assert len({choose(state, 1, seed=s, time_limit=NO_CAP) for s in range(8)}) > 1
+
+
+def test_bad_requests():
+    over = random_states("hadron", 1)[-1]
+    for bot in (RandomPlayer(1), GreedyPlayer(1), MctsPlayer(1, 1)):
+        with pytest.raises(ValueError, match="over"):
+            bot.choose(over)
+    with pytest.raises(ValueError, match="level"):
+        MctsPlayer(9)
+    with pytest.raises(ValueError, match="no player"):
+        player("mcts")
+
+
+# -- tactics -------------------------------------------------------------------------------------
+
+def positions_with_a_choice_of_win(name, seeds, **options):
+    """Positions one action before the end of seeded random games whose last mover won, where
+    some of the mover's actions win at once and others do not."""
+    found = []
+    for seed in seeds:
+        before = random_states(name, seed, **options)[-2]
+        wins = wins_at_once(before)
+        if wins and len(wins) < len(before.legal_actions()):
+            found.append((before, set(wins)))
+    return found
+
+
+# On a hexhex board Colorful's last stone has its colour set; on a long board the last turn
+# is one stone of either colour, and the colour can decide the game.
+WIN_BOARDS = {"tripen": SMALL["tripen"], "hadron": SMALL["hadron"],
+              "colorful": {"board": "long", "size": 4}}
+
+
+@pytest.mark.parametrize("name", sorted(WIN_BOARDS))
+def test_takes_an_immediate_win(name):
+    positions = positions_with_a_choice_of_win(name, range(20), **WIN_BOARDS[name])[:4]
+    assert positions, "no position to test"
+    for state, wins in positions:
+        for seed in (1, 2):
+            assert choose(state, 1, seed=seed, time_limit=NO_CAP) in wins
+            # Whatever the budget: one simulation could not find it by chance.
+            assert mcts.search(state, playouts=1, rng=random.Random(seed)).action in wins
+            assert GreedyPlayer(seed).choose(state) in wins
+
+
+def copolymer_claim_twice_position():
+    """Side 4, two cells empty, X to move with 17 cells to O's 18.  E5 (the centre) has six
+    O neighbours, so claiming it obliges X to claim again and X takes both cells: 19 to 18.
+    A1 (a corner) has only X neighbours: claim it first and the turn passes, O takes E5 and
+    wins 19 to 18.  Only a search that knows X moves again after E5 finds the win."""
+    game = games.get("copolymer")
+    board = game.new(size=4).board
+    centre, corner = board.cell("E5"), board.cell("A1")
+    claims = {board.names[n]: 1 for n in board.neighbours[centre]}
+    claims.update({board.names[n]: 0 for n in board.neighbours[corner]})
+    rest = [i for i in range(len(board))
+            if board.names[i] not in claims and i not in (centre, corner)]
+    counts = [list(claims.values()).count(0), list(claims.values()).count(1)]
+    for i in rest:
+        side = 0 if counts[0] < 17 else 1
+        claims[board.names[i]] = side
+        counts[side] += 1
+    assert counts == [17, 18]
+    return game.state_class.setup(game, {"size": 4}, claims, to_move=0)
+
+
+def test_search_scores_a_forced_claim_for_the_same_player():
+    state = copolymer_claim_twice_position()
+    assert sorted(state.legal_actions()) == ["A1", "E5"] and not wins_at_once(state)
+    for seed in range(5):
+        assert choose(state, 1, seed=seed, time_limit=NO_CAP) == "E5"
+    after = state.play("E5")
+    assert after.to_move == 0                       # X claims again
+    last = after.play(choose(after, 1, seed=1, time_limit=NO_CAP))
+    assert last.is_over and last.winner == 0
+
+
+def test_copolymer_rule_sheet_turns_with_the_bot_to_move():
+    """The rule sheet's Figure 2a (side 3): O's forced claims, the bot asked mid-turn."""
+    game = games.get("copolymer")
+    claims = {c: 0 for c in ("A1", "A3", "B1", "D2", "E5")}
+    claims.update({c: 1 for c in ("C1", "C2", "C3", "D4")})
+    state = game.state_class.setup(game, {"size": 3}, claims, to_move=1).play("B2")
+    assert state.to_move == 1
+    for seed in (1, 2, 3):
+        action = choose(state, 1, seed=seed, time_limit=NO_CAP)
+        assert action in state.legal_actions()
+
+
+def test_colorful_second_stone_is_the_other_colour():
+    state = games.get("colorful").new(size=3)
+    bot = MctsPlayer(1, seed=2, time_limit=NO_CAP)
+    seconds = 0
+    while not state.is_over:
+        owed = state.owed
+        action = bot.choose(state)
+        assert action[0] in owed
+        if len(owed) == 1:
+            seconds += 1
+            assert action[0] != state.actions[-1][0]
+        state = state.play(action)
+    assert seconds >= 5
+
+
+def test_tripen_swap_is_searched_and_can_be_played():
+    state = games.get("tripen").new(size=5).play("c3/0")
+    result = mcts.search(state, playouts=400, rng=random.Random(1))
+    assert "swap" in result.visits                  # every child expanded, swap among them
+    swapped = state.play("swap")
+    for bot in (MctsPlayer(1, 1, NO_CAP), GreedyPlayer(1), RandomPlayer(1)):
+        assert bot.choose(swapped) in swapped.legal_actions()
+
+
+def positions_with_a_losing_choice(name, seeds, **options):
+    """Positions near the end of seeded random games where the mover has no immediate win, at least a
+    third of the actions let the other player win at once, and some do not."""
+    found = []
+    for seed in seeds:
+        for state in random_states(name, seed, **options)[-8:-1]:   # near the end
+            if wins_at_once(state):
+                continue
+            losing = set()
+            for action in state.legal_actions():
+                child = state.play(action)
+                if child.is_over or (child.person_to_move != state.person_to_move
+                                     and wins_at_once(child)):
+                    losing.add(action)
+            if len(state.legal_actions()) / 3 <= len(losing) < len(state.legal_actions()):
+                found.append((state, losing))
+    return found
+
+
+@pytest.mark.parametrize("name", ["hadron", "tripen"])
+def test_greedy_avoids_an_immediate_loss(name):
+    positions = positions_with_a_losing_choice(name, range(6), **SMALL[name])[:6]
+    assert positions, "no position to test"
+    for state, losing in positions:
+        for seed in range(4):
+            assert GreedyPlayer(seed).choose(state) not in losing
+
+
+# -- the arena -----------------------------------------------------------------------------------
+
+def test_arena_scores_by_seat_and_prints_a_row_per_pairing(capsys):
+    from games import arena
+    game = games.get("hadron")
+    # Level 1 against random from both seats: the score is the first player's, whatever seat.
+    scores = [arena.play_game(game, [player("mcts1", s), player("random", s + 1)], first=s % 2)[0]
+              for s in range(4)]
+    assert all(score in (0.0, 1.0) for score in scores) and sum(scores) >= 3
+    low, high = arena.wilson(8, 10)
+    assert round(low, 2) == 0.49 and round(high, 2) == 0.94
+    assert arena.main(["hadron", "--games", "2", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts1 vs random" in out and "mcts1 vs greedy" in out and "mcts1 thinking" in out
+    assert arena.main(["hadron", "--games", "2", "--pair", "mcts1:mcts1-uct"]) == 0
+    assert "mcts1 vs mcts1-uct" in capsys.readouterr().out
