@@ -142,6 +142,27 @@ def shoot(page, directory, name, full_page=False):
     return path
 
 
+def settle(page):
+    """Wait for the page's finite animations (colour fades, pieces) before a screenshot."""
+    page.evaluate("""Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+        .map((a) => a.finished)).then(() => 0)""")
+
+
+def shoot_both(page, directory, name, full_page=False):
+    """The same state in the light and then the dark scheme (`name`-light, `name`-dark); the
+    page is left dark."""
+    for scheme in ("light", "dark"):
+        set_scheme(page, scheme)
+        settle(page)  # the colours fade from one scheme to the other
+        shoot(page, directory, f"{name}-{scheme}", full_page=full_page)
+
+
+def moves_of(page):
+    """The move list's actions as shown."""
+    return page.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
+
+
 PLAY_ON_SERVER = """
 import random
 from datetime import timedelta

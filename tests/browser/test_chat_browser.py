@@ -5,8 +5,9 @@ Screenshots in light and dark: tests/browser/screenshots/chat-*.png."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import helpers
 from tests.browser.helpers import (
-    DESKTOP, PHONE, log_in, new_players, open_game, set_scheme, shoot, start_game, wait_ply,
+    DESKTOP, PHONE, log_in, new_players, open_game, start_game, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
@@ -36,12 +37,7 @@ def expect_lines(page, room, *said):
 
 
 def shoot_both(page, screenshot_dir, name):
-    for scheme in ("light", "dark"):
-        set_scheme(page, scheme)
-        page.evaluate("""Promise.all(document.getAnimations()
-            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
-            .map((a) => a.finished)).then(() => 0)""")
-        shoot(page, screenshot_dir, f"chat-{name}-{scheme}", full_page=True)
+    helpers.shoot_both(page, screenshot_dir, f"chat-{name}", full_page=True)
 
 
 def test_chat_rooms_apart_during_the_game_and_together_in_the_replay(

@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 import games
 from tests.browser.helpers import (
+    moves_of, settle,
     PASSWORD, click_cell, expect_banner, expect_notice, expect_stone, log_in, mailed_link,
     open_game, open_lobby, shoot, sign_up, unique_name, wait_ply,
 )
@@ -43,17 +44,6 @@ def expect_lines(page, room, *said):
 
 def expect_empty(page, cell):
     expect(page.locator(f'#board [data-cell="{cell}"]')).to_have_class(re.compile(r"\bempty\b"))
-
-
-def moves_of(page):
-    return page.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
-
-
-def settle(page):
-    """Wait for the page's finite animations (colour fades, pieces) before a screenshot."""
-    page.evaluate("""Promise.all(document.getAnimations()
-        .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
-        .map((a) => a.finished)).then(() => 0)""")
 
 
 def test_two_newcomers_play_rated_chat_take_back_and_one_recovers_a_password(

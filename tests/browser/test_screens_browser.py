@@ -12,9 +12,10 @@ import pytest
 from playwright.sync_api import expect
 
 import games
+from tests.browser import helpers
 from tests.browser.helpers import (
     DESKTOP, PASSWORD, PHONE, click_cell, expect_banner, expect_notice, log_in, new_players,
-    open_game, open_lobby, play_on_server, set_scheme, shoot, start_game, wait_ply,
+    open_game, open_lobby, play_on_server, shoot, start_game, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
@@ -29,14 +30,7 @@ def expect_replay_at(page, ply):
 
 
 def shoot_both(page, screenshot_dir, name, full_page=False):
-    """The same state in the light and the dark scheme."""
-    for scheme in ("light", "dark"):
-        set_scheme(page, scheme)
-        # The colours fade from one scheme to the other: shoot once the fades are over.
-        page.evaluate("""Promise.all(document.getAnimations()
-            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
-            .map((a) => a.finished)).then(() => 0)""")
-        shoot(page, screenshot_dir, f"issue10-{name}-{scheme}", full_page=full_page)
+    helpers.shoot_both(page, screenshot_dir, f"issue10-{name}", full_page=full_page)
 
 
 def seat_two(server, new_page, game, options=None, views=(None, None), **start):

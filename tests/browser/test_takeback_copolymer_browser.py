@@ -10,9 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 import games
+from tests.browser import helpers
 from tests.browser.helpers import (
+    moves_of,
     DESKTOP, assert_not_reloaded, click_cell, expect_notice, expect_stone, log_in,
-    new_players, open_game, set_scheme, shoot, start_game, wait_ply,
+    new_players, open_game, set_scheme, start_game, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
@@ -28,18 +30,8 @@ OTHERWISE = "B2"
 
 
 def shoot_both(page, screenshot_dir, name):
-    for scheme in ("light", "dark"):
-        set_scheme(page, scheme)
-        # The colours fade from one scheme to the other: shoot once the fades are over.
-        page.evaluate("""Promise.all(document.getAnimations()
-            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
-            .map((a) => a.finished)).then(() => 0)""")
-        shoot(page, screenshot_dir, f"takeback-copolymer-{name}-{scheme}")
+    helpers.shoot_both(page, screenshot_dir, f"takeback-copolymer-{name}")
     set_scheme(page, "light")
-
-
-def moves_of(page):
-    return page.eval_on_selector_all("#moves .act", "nodes => nodes.map(n => n.textContent)")
 
 
 def turns_of(page):
