@@ -125,3 +125,19 @@ def player(spec: str, seed: int | None = None) -> Player:
 def _check(state) -> None:
     if state.is_over:
         raise ValueError("the game is over: there is nothing to choose")
+
+
+def winning_chances(state, playouts: int = 2000, seed: int | None = None,
+                    time_limit: float | None = None) -> tuple[float, float]:
+    """The search's estimate of each seat's chance to win from `state` (seat 0: the player
+    who moved first), as a pair that sums to 1: for the site's analysis of a game.  A game
+    that is over scores its result (a draw 1/2 each).  A forced action (the only legal one)
+    is played and the position after it assessed, since the search plays it unsearched."""
+    while not state.is_over:
+        result = search(state, playouts, random.Random(seed), time_limit)
+        if result.playouts or result.value == 1.0:
+            chance = result.value if result.mean is None else result.mean
+            return (chance, 1.0 - chance) if state.person_to_move == 0 else (1.0 - chance, chance)
+        state = state.clone()
+        state.apply_action(result.action)
+    return rewards(state)

@@ -59,6 +59,10 @@ class Result:
     seconds: float
     value: float                                # mean reward of `action` for the mover, 0..1
     visits: dict[str, int] = field(default_factory=dict)
+    # Mean reward for the mover over every simulation of the search (None when it did not
+    # search): a steadier estimate of the position than `value` on a small budget, where the
+    # most visited action may have been tried only a few times.
+    mean: float | None = None
 
 
 def rewards(state) -> tuple[float, float]:
@@ -105,7 +109,8 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
         done += 1
     best = max(root.children, key=lambda c: (c.n, c.w / c.n))
     return Result(best.action, done, perf_counter() - start, best.w / best.n,
-                  {c.action: c.n for c in root.children})
+                  {c.action: c.n for c in root.children},
+                  sum(c.w for c in root.children) / sum(c.n for c in root.children))
 
 
 def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 import games
 from games import mcts
-from games.bots import GreedyPlayer, MctsPlayer, RandomPlayer, choose, player
+from games.bots import GreedyPlayer, MctsPlayer, RandomPlayer, choose, player, winning_chances
 
 # Small boards: every game played to the end in a few hundred milliseconds at level 1.
 SMALL = {"copolymer": {"size": 4}, "hadron": {"size": 5}, "tripen": {"size": 5},
@@ -272,3 +272,28 @@ def test_arena_scores_by_seat_and_prints_a_row_per_pairing(capsys):
     assert "mcts1 vs random" in out and "mcts1 vs greedy" in out and "mcts1 thinking" in out
     assert arena.main(["hadron", "--games", "2", "--pair", "mcts1:mcts1-uct"]) == 0
     assert "mcts1 vs mcts1-uct" in capsys.readouterr().out
+
+
+def test_winning_chances_are_a_pair_that_sums_to_one_and_score_a_finished_game():
+    state = games.get("hadron").new(size=5)
+    first, second = winning_chances(state, playouts=200, seed=3)
+    assert 0.0 < first < 1.0 and abs(first + second - 1.0) < 1e-9
+    assert winning_chances(state, playouts=200, seed=3) == (first, second)
+    rng = random.Random(5)
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_actions()))
+    expected = (1.0, 0.0) if state.winner ^ state.swapped == 0 else (0.0, 1.0)
+    assert winning_chances(state, playouts=10, seed=1) == expected
+
+
+def test_winning_chances_see_a_won_position():
+    """One action from a Hadron win for the mover: the estimate is all theirs."""
+    rng = random.Random(11)
+    for _ in range(200):
+        state = games.get("hadron").new(size=5)
+        while not state.is_over and not mcts.immediate_wins(state):
+            state = state.play(rng.choice(state.legal_actions()))
+        if not state.is_over:
+            break
+    chances = winning_chances(state, playouts=100, seed=1)
+    assert chances[state.person_to_move] == 1.0
