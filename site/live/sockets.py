@@ -102,11 +102,7 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def websocket_disconnect(self, message):
         registry.leave(self)
-        for group in getattr(self, "joined_groups", ()):
-            try:
-                await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:
-                logger.exception("could not leave group %s", group)
+        await self.leave_groups()
         await self.disconnect(message.get("code"))
         raise StopConsumer()
 
@@ -128,6 +124,13 @@ class JsonSocket(AsyncWebsocketConsumer):
         self.joined_groups = list(groups)
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave_groups(self):
+        for group in getattr(self, "joined_groups", None) or ():
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                logger.exception("could not leave group %s", group)
 
     def user_id(self):
         user = self.scope.get("user")

@@ -19,6 +19,7 @@ import logging
 from live import lanes
 from live.sockets import JsonSocket, Refusal
 from play import broadcast, presence, rematch, rooms, services, snapshots, takeback
+from play.models import Game
 from talk import services as talk
 
 logger = logging.getLogger(__name__)
@@ -65,14 +66,22 @@ class GameConsumer(JsonSocket):
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        if (self.game_id > MAX_GAME_ID or not self.admitted()
-                or not await lanes.read(snapshots.exists, self.game_id)):
+        if self.game_id > MAX_GAME_ID or not self.admitted():
             await self.refuse()
             return
+        # The group first, then the snapshot: news sent meanwhile waits in this consumer's
+        # queue until connect() returns, so nothing falls between the two.
         await self.join(broadcast.group_name(self.game_id))
+        try:
+            snapshot = await lanes.write(services.join, self.game_id, self.channel_name,
+                                         self.user)
+        except Game.DoesNotExist:
+            await self.leave_groups()
+            self.joined_groups = None   # nothing for disconnect() to undo
+            await self.refuse()
+            return
         await self.accept()
         rooms.enter(self.game_id, self)
-        snapshot = await lanes.write(services.join, self.game_id, self.channel_name, self.user)
         await self.send_snapshot(snapshot)
 
     async def disconnect(self, code):

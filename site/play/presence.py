@@ -12,10 +12,14 @@ Presence also keeps, per player, since when they have had no socket on the game
 (Game.absent*_since): a realtime player whose opponent has been gone long enough may claim the
 win (play.lapses.claim_after).
 """
+from functools import lru_cache
+
+from django.db import connection
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from live.process import stale_after
+from live.sql import column, fetch, insert, prepared, table
 from play import broadcast, lapses
 from play.models import Connection, Game
 
@@ -37,10 +41,27 @@ def counts_of(game_ids, now=None):
     return {row["game_id"]: (row["sockets"], row["first"], row["second"]) for row in rows}
 
 
+@lru_cache(maxsize=None)
+def _count_sql(vendor):
+    user, game, seen_at = (column(Connection, name) for name in ("user", "game", "seen_at"))
+    return (f"SELECT COUNT(*), COUNT(CASE WHEN {user} = %s THEN 1 END), "
+            f"COUNT(CASE WHEN {user} = %s THEN 1 END) FROM {table(Connection)} "
+            f"WHERE {game} = %s AND {seen_at} >= %s")
+
+
+def count_of(game, now=None):
+    """counts_of() of one game, every socket's arrival asks it: written once (live.sql)."""
+    since = prepared(Connection._meta.get_field("seen_at"),
+                     (now or timezone.now()) - stale_after())
+    sockets, first, second = fetch(_count_sql(connection.vendor),
+                                   [game.player0_id, game.player1_id, game.pk, since])[0]
+    return sockets, first, second
+
+
 def presence_of(game, now=None, counts=None):
     """Which players have the page open, how many others watch, and from when each player
     may claim the win because the opponent left (null: not claimable)."""
-    sockets, first, second = counts or counts_of([game.pk], now).get(game.pk, (0, 0, 0))
+    sockets, first, second = counts or count_of(game, now)
     return {
         "players_online": [first > 0, second > 0],
         "watchers": sockets - first - second,
@@ -63,9 +84,10 @@ def arrive(game, channel_name, user):
     """Count a socket that opened on the game page (its news is sent by play.rooms)."""
     user = user if getattr(user, "is_authenticated", False) else None
     # A channel name is new with each socket: a plain INSERT (update_or_create's SELECT and two
-    # savepoints were a third of a handshake's statements).
-    Connection.objects.create(game=game, channel_name=channel_name, user=user,
-                              seen_at=timezone.now())
+    # savepoints were a third of a handshake's statements), written once (live.sql).
+    now = timezone.now()
+    insert(Connection, game=game.pk, channel_name=channel_name, user=user.pk if user else None,
+           created_at=now, seen_at=now)
     seat = game.player_index(user)
     if seat is not None and game.absent_since(seat) is not None:
         # Back on the page: a claim against them is off.
@@ -75,10 +97,20 @@ def arrive(game, channel_name, user):
 
 def leave(channel_names):
     """Forget sockets that closed; returns the ids of their games."""
+    if len(channel_names) == 1:
+        return {game_id for game_id, in fetch(_leave_sql(connection.vendor), channel_names)}
     found = Connection.objects.filter(channel_name__in=channel_names)
     game_ids = set(found.values_list("game_id", flat=True))
     found.delete()
     return game_ids
+
+
+@lru_cache(maxsize=None)
+def _leave_sql(vendor):
+    """One socket's leaving, every socket pays it: one statement (PostgreSQL and SQLite
+    3.35+ both have RETURNING)."""
+    return (f"DELETE FROM {table(Connection)} WHERE {column(Connection, 'channel_name')} = %s "
+            f"RETURNING {column(Connection, 'game')}")
 
 
 def still_here(channel_names, now=None):

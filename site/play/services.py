@@ -210,18 +210,19 @@ def _play(game, me, now, ply, action):
         game.time_control, game.remaining_ms, me, next_player, game.turn_started_at, now)
     if remaining is not None:
         game.remaining_ms = remaining
-    # With the clocks after it: a takeback to the next turn puts them back (play.takeback).
-    statements.insert_action(game, ply, canonical, me, now, remaining)
     fields = MOVE_FIELDS
     if game.takeback_offer is not None:
         lapse_takeback(game)
         fields = [*MOVE_FIELDS, "takeback_offer"]
     game.take_position(after)
+    # The action is stored with the clocks after it: a takeback to the next turn puts them
+    # back (play.takeback).
     if after.is_over:
+        statements.insert_action(game, ply, canonical, me, now, remaining)
         end_game(game, now, winner_of(game, after), "normal", played_out_text(game, after),
                  by_action=True)
     else:
-        statements.update_game(game, fields)
+        statements.store_move(game, fields, ply, canonical, me, now, remaining)
     # The process-wide caches learn the new position only if it is really stored.
     full = after.to_dict()
     transaction.on_commit(lambda: positions.remember(game, after, full))

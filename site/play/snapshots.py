@@ -7,7 +7,7 @@ from play import positions, statements
 from play.lapses import lapses_at
 from play.models import Game
 from play.presence import presence_of
-from ratings.display import badge, prefetch
+from ratings.display import badges
 from ratings.services import result_ratings
 from talk.services import lines_for
 
@@ -64,13 +64,13 @@ def snapshot(game, user=None, now=None, presence=None):
     now = now or timezone.now()
     state = game.state()
     presence = presence or presence_of(game, now)
-    prefetch(game.players())
+    ratings = badges(game.players(), game.game, now)
     return {
         **game.identity(),
         "players": [
             {"username": seat.username, "side": seat.side,
              "online": presence["players_online"][seat.index],
-             "rating": badge(seat.player, game.game)}
+             "rating": ratings[seat.index]}
             for seat in game.seats()
         ],
         "swapped": game.swapped,

@@ -21,40 +21,30 @@ from functools import lru_cache
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from live.sql import converted, converters, fetch, quote, table
 from play.models import Action, Game
 
 PLAYERS_FRESH = 30.0  # seconds a cached user row serves
 PLAYERS_KEPT = 20_000  # users cached per process, at most
 
-# What `Action.objects.create(...)` of a move writes.
-ACTION_FIELDS = ("game", "ply", "action", "player", "remaining0_ms", "remaining1_ms",
-                 "created_at")
-
-
 @lru_cache(maxsize=None)
 def _game_read(vendor, lock):
-    """(sql, fields, converters) of SELECT <every column> FROM the game table WHERE id = %s,
-    with FOR UPDATE when `lock` (where the database has it)."""
+    """(sql, attnames, fields) of SELECT <every column> FROM the game table WHERE id = %s, with
+    FOR UPDATE when `lock` (where the database has it)."""
     meta = Game._meta
-    quote = connection.ops.quote_name
-    fields = list(meta.concrete_fields)
+    fields = tuple(meta.concrete_fields)
     sql = "SELECT {} FROM {} WHERE {} = %s".format(
-        ", ".join(quote(field.column) for field in fields), quote(meta.db_table),
+        ", ".join(quote(field.column) for field in fields), table(Game),
         quote(meta.pk.column))
     if lock and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    converters = []
-    for field in fields:
-        column = field.get_col(meta.db_table)
-        found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        converters.append([(converter, column) for converter in found])
-    return sql, [field.attname for field in fields], converters
+    return sql, [field.attname for field in fields], fields
 
 
 def game(game_id, lock=False):
     """The game with its players, as `Game.objects.with_players().get(pk=game_id)` gives it
     (with `lock`: as `Game.objects.locked()`, inside the caller's transaction)."""
-    sql, names, converters = _game_read(connection.vendor, lock)
+    sql, names, fields = _game_read(connection.vendor, lock)
     low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
     try:
         game_id = int(game_id)
@@ -63,62 +53,80 @@ def game(game_id, lock=False):
     if not low <= game_id <= high:
         # As the ORM answers an id no row can have (a client may send any number).
         raise Game.DoesNotExist(f"there is no game {game_id}")
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        row = cursor.fetchone()
-    if row is None:
+    rows = fetch(sql, [game_id])
+    if not rows:
         raise Game.DoesNotExist(f"there is no game {game_id}")
-    values = []
-    for value, steps in zip(row, converters):
-        for converter, column in steps:
-            value = converter(value, column, connection)
-        values.append(value)
-    found = Game.from_db(connection.alias, names, values)
+    found = Game.from_db(connection.alias, names, converted(rows[0], converters(fields)))
     seat_players(found)
     return found
-
-
-@lru_cache(maxsize=None)
-def _insert_action_sql(vendor):
-    meta = Action._meta
-    quote = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in ACTION_FIELDS]
-    return "INSERT INTO {} ({}) VALUES ({})".format(
-        quote(meta.db_table), ", ".join(quote(field.column) for field in fields),
-        ", ".join(["%s"] * len(fields))), fields
 
 
 def insert_action(game, ply, action, player, created_at, remaining_ms=None):
     """Store one action, as `Action.objects.create(...)` would (the unique (game, ply)
     constraint still stands behind it), with the realtime clocks just after it."""
-    sql, fields = _insert_action_sql(connection.vendor)
-    left = remaining_ms if remaining_ms is not None else (None, None)
-    values = (game.pk, ply, action, player, left[0], left[1], created_at)
-    params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values)]
+    sql, params = _action_insert(game, ply, action, player, created_at, remaining_ms)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-
-
-@lru_cache(maxsize=None)
-def _update_game_sql(vendor, names):
-    meta = Game._meta
-    quote = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in names]
-    return "UPDATE {} SET {} WHERE {} = %s".format(
-        quote(meta.db_table), ", ".join(f"{quote(field.column)} = %s" for field in fields),
-        quote(meta.pk.column)), fields
 
 
 def update_game(game, names):
     """Save fields `names` of the game, as `game.save(update_fields=names)` would (the
     model's own bookkeeping first: Game.fields_to_save)."""
+    sql, params = _game_update(game, names)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def store_move(game, names, ply, action, player, created_at, remaining_ms=None):
+    """insert_action(...) and update_game(game, names) in one statement where the database
+    can (PostgreSQL: an INSERT in a WITH clause runs to completion beside the UPDATE), so a
+    move costs one round trip less; two statements elsewhere."""
+    insert_sql, params = _action_insert(game, ply, action, player, created_at, remaining_ms)
+    update_sql, update_params = _game_update(game, names)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"WITH stored AS ({insert_sql}) {update_sql}", params + update_params)
+        else:
+            cursor.execute(insert_sql, params)
+            cursor.execute(update_sql, update_params)
+
+
+# What `Action.objects.create(...)` of a move writes.
+ACTION_FIELDS = ("game", "ply", "action", "player", "remaining0_ms", "remaining1_ms",
+                 "created_at")
+
+
+@lru_cache(maxsize=None)
+def _insert_action_sql(vendor):
+    fields = [Action._meta.get_field(name) for name in ACTION_FIELDS]
+    return "INSERT INTO {} ({}) VALUES ({})".format(
+        table(Action), ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields))), fields
+
+
+def _action_insert(game, ply, action, player, created_at, remaining_ms):
+    sql, fields = _insert_action_sql(connection.vendor)
+    left = remaining_ms if remaining_ms is not None else (None, None)
+    values = (game.pk, ply, action, player, left[0], left[1], created_at)
+    return sql, [field.get_db_prep_save(value, connection)
+                 for field, value in zip(fields, values)]
+
+
+@lru_cache(maxsize=None)
+def _update_game_sql(vendor, names):
+    meta = Game._meta
+    fields = [meta.get_field(name) for name in names]
+    return "UPDATE {} SET {} WHERE {} = %s".format(
+        table(Game), ", ".join(f"{quote(field.column)} = %s" for field in fields),
+        quote(meta.pk.column)), fields
+
+
+def _game_update(game, names):
     names = tuple(game.fields_to_save(names))
     sql, fields = _update_game_sql(connection.vendor, names)
     params = [field.get_db_prep_save(getattr(game, field.attname), connection)
               for field in fields]
-    params.append(game.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return sql, params + [game.pk]
 
 
 # -- the players -------------------------------------------------------------------------------

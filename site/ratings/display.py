@@ -10,9 +10,13 @@ Reading a player's ratings costs one query per player (all their games at once),
 the user object; lists prefetch them for every player at once (`prefetch`).
 """
 from dataclasses import dataclass
+from functools import lru_cache
 
+from django.db import connection
 from django.db.models import prefetch_related_objects
 from django.utils import timezone
+
+from live.sql import column, converted, converters, fetch, quote, table
 
 from ratings import policy
 
@@ -50,10 +54,12 @@ def rows_of(user) -> dict:
 
 
 def standing(user, game: str, now=None) -> Standing:
-    row = rows_of(user).get(game)
+    return _standing(rows_of(user).get(game), now or timezone.now())
+
+
+def _standing(row, now) -> Standing:
     if row is None:
         return NEWCOMER
-    now = now or timezone.now()
     live = row.glicko_at(now)
     return Standing(round(live.rating), live.deviation, policy.is_provisional(live.deviation),
                     row.games)
@@ -62,6 +68,33 @@ def standing(user, game: str, now=None) -> Standing:
 def badge(user, game: str) -> dict:
     """The rating as JSON payloads carry it beside a username: {"rating", "provisional"}."""
     return standing(user, game).badge()
+
+
+def badges(users, game: str, now=None) -> list[dict]:
+    """badge() of each of these players at one game, in one statement written once
+    (live.sql): every snapshot of a game asks it for its two players."""
+    from ratings.models import Rating
+
+    fields = tuple(Rating._meta.concrete_fields)
+    sql = _badges_sql(connection.vendor, len(users))
+    names = [field.attname for field in fields]
+    steps = converters(fields)
+    rows = {}
+    for row in fetch(sql, [game, *(user.pk for user in users)]):
+        found = Rating.from_db(connection.alias, names, converted(row, steps))
+        rows[found.user_id] = found
+    now = now or timezone.now()
+    return [_standing(rows.get(user.pk), now).badge() for user in users]
+
+
+@lru_cache(maxsize=None)
+def _badges_sql(vendor, count):
+    from ratings.models import Rating
+
+    return "SELECT {} FROM {} WHERE {} = %s AND {} IN ({})".format(
+        ", ".join(quote(field.column) for field in Rating._meta.concrete_fields),
+        table(Rating), column(Rating, "game"), column(Rating, "user"),
+        ", ".join(["%s"] * count))
 
 
 def ratings_of(user) -> dict:

@@ -21,11 +21,14 @@ server processes can pass the rate limit by one, which costs nothing.
 import math
 import unicodedata
 from datetime import timedelta
+from functools import lru_cache
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.utils import timezone
 
 from live import outbox
+from live.sql import column, converted, converters, fetch, quote, table
 from live.sockets import Refusal, event
 from play.broadcast import group_name
 from play.models import Game
@@ -95,12 +98,34 @@ def line_of(line, author_name=None):
 
 def lines_for(game, user):
     """The latest HISTORY lines `user` may read on `game`'s page, oldest first: their own room
-    while the game is played, both rooms once it is over."""
-    lines = ChatLine.objects.filter(game=game)
-    if game.is_active:
-        lines = lines.filter(room=room_of(game, user))
-    latest = lines.select_related("author").order_by("-id")[:HISTORY]
-    return [line_of(line) for line in reversed(latest)]
+    while the game is played, both rooms once it is over. Every snapshot reads it, so its
+    statement is written once (live.sql)."""
+    sql, steps = _lines_sql(connection.vendor, game.is_active)
+    params = [game.pk, room_of(game, user)] if game.is_active else [game.pk]
+    lines = []
+    for row in reversed(fetch(sql, params)):
+        line_id, author, room, text, created_at, ply = converted(row, steps)
+        lines.append({"id": line_id, "author": author, "room": room, "text": text,
+                      "time": created_at.isoformat(), "ply": ply})
+    return lines
+
+
+@lru_cache(maxsize=None)
+def _lines_sql(vendor, one_room):
+    """The snapshot's lines with their authors' names, newest first: (sql, converters)."""
+    User = get_user_model()
+    name = User._meta.get_field(User.USERNAME_FIELD)
+    fields = [ChatLine._meta.get_field(f) for f in ("id", "room", "text", "created_at", "ply")]
+    line, author = table(ChatLine), table(User)
+    where = f"{line}.{column(ChatLine, 'game')} = %s"
+    if one_room:
+        where += f" AND {line}.{column(ChatLine, 'room')} = %s"
+    sql = (f"SELECT {line}.{quote(fields[0].column)}, {author}.{quote(name.column)}, "
+           + ", ".join(f"{line}.{quote(field.column)}" for field in fields[1:])
+           + f" FROM {line} INNER JOIN {author} ON {author}.{quote(User._meta.pk.column)} = "
+           f"{line}.{column(ChatLine, 'author')} WHERE {where} "
+           f"ORDER BY {line}.{quote(fields[0].column)} DESC LIMIT {HISTORY}")
+    return sql, converters([fields[0], name, *fields[1:]])
 
 
 # -- writing -----------------------------------------------------------------------------------

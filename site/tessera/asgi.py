@@ -27,10 +27,10 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 # Set up Django (apps, models) before importing consumers that use the ORM.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from live.auth import SessionAuthMiddleware  # noqa: E402
 from live.lifecycle import ServerLifecycle, serve_when_running  # noqa: E402
 from tessera import routing  # noqa: E402
 
@@ -38,7 +38,7 @@ application = ServerLifecycle(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(routing.websocket_urlpatterns))
+            SessionAuthMiddleware(URLRouter(routing.websocket_urlpatterns))
         ),
     }
 ))

@@ -1,0 +1,79 @@
+"""Who is on a websocket: the Django session of its handshake, read on a database thread.
+
+Channels' AuthMiddlewareStack does the same job in three layers (cookie, session, user): it
+reads the session and the user on the process's single sync thread (database_sync_to_async),
+and its session layer wraps every message the socket ever sends, to save a session that a
+consumer changed. Our sockets never change the session, and the live path keeps its database
+work on its own threads (live.lanes), so a handshake's two reads run there, beside everything
+else, instead of queueing behind one thread.
+
+The checks are those of Django's `django.contrib.auth.get_user`: the session must exist and
+be unexpired, name a configured backend, and carry the hash of the user's current password
+(or of a fallback secret's), so a password change or a log-out elsewhere shuts the next
+handshake out at once. Unlike it, a socket never writes the session (no flush, no new key):
+what a failed check means for the session is for the next page load to settle, where the
+browser can be given a new cookie. Nothing is cached between handshakes. A socket's user is
+fixed at its handshake, as with Channels.
+"""
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import (BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY,
+                                 get_user_model, load_backend)
+from django.contrib.auth.models import AnonymousUser
+from django.http.cookie import parse_cookie
+from django.utils.crypto import constant_time_compare
+
+from live import lanes
+
+
+def session_key(scope):
+    """The session cookie of the handshake, if any."""
+    for name, value in scope.get("headers", ()):
+        if name == b"cookie":
+            return parse_cookie(value.decode("latin1")).get(settings.SESSION_COOKIE_NAME)
+    return None
+
+
+def user_of_session(key):
+    """The user the session `key` is logged in as, or AnonymousUser (database thread)."""
+    session = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    try:
+        user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except KeyError:
+        return AnonymousUser()
+    if backend_path not in settings.AUTHENTICATION_BACKENDS:
+        return AnonymousUser()
+    user = load_backend(backend_path).get_user(user_id)
+    if user is None or not verified(session.get(HASH_SESSION_KEY), user):
+        return AnonymousUser()
+    return user
+
+
+def verified(session_hash, user):
+    """Whether the session was made with the user's current password."""
+    if not session_hash or not hasattr(user, "get_session_auth_hash"):
+        return False
+    return (constant_time_compare(session_hash, user.get_session_auth_hash())
+            or any(constant_time_compare(session_hash, fallback)
+                   for fallback in user.get_session_auth_fallback_hash()))
+
+
+async def user_of(scope):
+    """The user of a handshake's scope (event loop; the reads run on a reader thread)."""
+    key = session_key(scope)
+    if not key:
+        return AnonymousUser()
+    return await lanes.read(user_of_session, key)
+
+
+class SessionAuthMiddleware:
+    """ASGI middleware for websockets: `scope["user"]` from the session cookie."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        scope = dict(scope, user=await user_of(scope))
+        return await self.inner(scope, receive, send)

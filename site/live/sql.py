@@ -1,0 +1,81 @@
+"""SQL written once per process for the live path's hottest statements.
+
+Django compiles a queryset's SQL on every call, and on the live path that compiling cost more
+than the database's own work (play.statements says how much for a move). The few statements
+every move or every socket's arrival runs are written here once per database vendor, from the
+models' own metadata (table and column names follow the schema), and run on the calling
+thread's connection. Values go in through each field's own preparation
+(`get_db_prep_save`) and come out through the ORM's own converters, so they are what the ORM
+would have given. Everything else keeps using the ORM.
+"""
+from functools import lru_cache
+
+from django.db import connection
+
+
+def quote(name):
+    return connection.ops.quote_name(name)
+
+
+def table(model):
+    return quote(model._meta.db_table)
+
+
+def column(model, name):
+    """The quoted column of field `name` (its attname for a foreign key: `game` -> game_id)."""
+    return quote(model._meta.get_field(name).column)
+
+
+@lru_cache(maxsize=None)
+def _insert(vendor, model, names):
+    fields = [model._meta.get_field(name) for name in names]
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        table(model), ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields)))
+    return sql, fields
+
+
+def insert(model, **values):
+    """INSERT one row of `model` with these field values (a foreign key by its id), as
+    `model.objects.create(...)` would store them; the database's constraints still stand."""
+    sql, fields = _insert(connection.vendor, model, tuple(values))
+    params = [field.get_db_prep_save(value, connection)
+              for field, value in zip(fields, values.values())]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def prepared(field, value):
+    """`value` as a parameter compared with `field`'s column."""
+    return field.get_db_prep_value(value, connection, prepared=False)
+
+
+@lru_cache(maxsize=None)
+def _converters(vendor, fields):
+    steps = []
+    for field in fields:
+        column_ = field.get_col(field.model._meta.db_table)
+        found = connection.ops.get_db_converters(column_) + field.get_db_converters(connection)
+        steps.append(tuple((converter, column_) for converter in found))
+    return tuple(steps)
+
+
+def converters(fields):
+    """Per column of a result whose columns are these model fields: the ORM's converters."""
+    return _converters(connection.vendor, tuple(fields))
+
+
+def converted(row, steps):
+    """A raw result row as the ORM gives its values (datetimes, booleans, JSON...)."""
+    values = []
+    for value, column_steps in zip(row, steps):
+        for converter, column_ in column_steps:
+            value = converter(value, column_, connection)
+        values.append(value)
+    return values
+
+
+def fetch(sql, params):
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
