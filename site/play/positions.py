@@ -11,9 +11,13 @@ another game's position. Callers read the ply and the counter from the game row 
 the stored history.
 """
 from collections import OrderedDict
+from functools import lru_cache
 from threading import Lock
 
 from django.conf import settings
+from django.db import connection
+
+from live.sql import column, fetch, table
 
 # Every move adds a position: the cache must hold each live game's latest one for longer than
 # the game takes between moves, or a move replays its whole game (500 games moving every 5 s
@@ -71,16 +75,36 @@ def state_at(game, ply, cache=None):
         return state
     previous = cached(game, ply - 1, cache) if ply else None
     if previous is not None:
-        # One action on: another server process stored the last action, or a replay steps on.
-        state = previous.play(game.action_rows.get(ply=ply - 1).action)
+        # One action on: another server process stored the last action (with the players on
+        # two processes, every move), or a replay steps on.
+        found = fetch(_action_sql(connection.vendor), [game.pk, ply - 1])
+        if not found:
+            raise RuntimeError(f"game {game.pk} has no action row at ply {ply - 1}")
+        state = previous.play(found[0][0])
     else:
-        actions = list(game.action_rows.filter(ply__lt=ply).order_by("ply")
-                       .values_list("action", flat=True))
+        actions = [action for action, in fetch(_actions_sql(connection.vendor), [game.pk, ply])]
         if len(actions) != ply:
             raise RuntimeError(f"game {game.pk} has {len(actions)} action rows before ply {ply}")
         state = game.engine.replay(game.options, actions)
     cache.put(key(game, ply), state)
     return state
+
+
+@lru_cache(maxsize=None)
+def _action_sql(vendor):
+    """The action at one ply, written once (live.sql): a process whose last news of a game
+    was another process's move reads it on that game's next move."""
+    from play.models import Action
+    return "SELECT {} FROM {} WHERE {} = %s AND {} = %s".format(
+        column(Action, "action"), table(Action), column(Action, "game"), column(Action, "ply"))
+
+
+@lru_cache(maxsize=None)
+def _actions_sql(vendor):
+    from play.models import Action
+    return "SELECT {} FROM {} WHERE {} = %s AND {} < %s ORDER BY {}".format(
+        column(Action, "action"), table(Action), column(Action, "game"), column(Action, "ply"),
+        column(Action, "ply"))
 
 
 def cached(game, ply, cache):
