@@ -9,7 +9,7 @@ from django.db import transaction
 
 from live import outbox
 from live.sockets import event
-from play import signals
+from play import positions, signals
 
 # Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
 # "event": "started" | "action" | "ended"} (the Watch sockets follow it).
@@ -20,15 +20,19 @@ def group_name(game_id):
     return f"game-{game_id}"
 
 
-def to_game(game, message, rewound=False):
+def to_game(game, message, rewound=False, stored=None):
     """Send `message` to everyone on the game's page once the transaction commits. The event
     also carries the game's ply and when its time is up, for the server processes' own
     bookkeeping (play.rooms: each process's one timer per game); `rewound`: the ply went
-    back (a takeback), which the rooms take even though it is lower than the one they knew."""
+    back (a takeback), which the rooms take even though it is lower than the one they knew;
+    `stored`: (ply, action) of the action the change stored, with what names the game's
+    history (play.positions.heard: every process steps its position on from the news)."""
     news = {**event(message), "ply": game.ply_count,
             "expires_at": game.expires_at.isoformat() if game.expires_at else None}
     if rewound:
         news["rewound"] = True
+    if stored is not None:
+        news["stored"] = [*positions.history(game), *stored]
     transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
 
 

@@ -18,7 +18,8 @@ import logging
 
 from live import lanes
 from live.sockets import JsonSocket, Refusal
-from play import broadcast, presence, rematch, rooms, services, snapshots, takeback
+from play import (broadcast, positions, presence, rematch, rooms, services, snapshots,
+                  takeback)
 from play.models import Game
 from talk import services as talk
 
@@ -173,6 +174,8 @@ class GameConsumer(JsonSocket):
         if "ply" in event:
             rooms.learn(self.game_id, event["ply"], event["expires_at"],
                         exact=event.get("rewound", False))
+        if "stored" in event:
+            positions.heard(self.game_id, event["stored"])
 
     # -- the process's bookkeeping (live.registry) ---------------------------------------------
 

@@ -54,10 +54,27 @@ class LRU:
 
 states = LRU(SIZE)
 dicts = LRU(DICTS)
+# (game id, creation time as ISO text, takebacks, ply) -> the action stored at that ply.
+actions_heard = LRU(SIZE)
 
 
 def key(game, ply):
     return (game.pk, game.created_at, game.takebacks, ply)
+
+
+def history(game):
+    """What, beside its id, names the game's stored history (its actions between takebacks),
+    as news carries it: [creation time (ISO), takebacks]."""
+    return [game.created_at.isoformat(), game.takebacks]
+
+
+def heard(game_id, stored):
+    """The news of an action stored by any process (play.broadcast.to_game's `stored`: the
+    history's name, the ply, the action): the next move of the game here steps the cached
+    position on by it instead of reading it back from the database. Event loop; only a
+    dict write, so the engine's work stays on the database threads."""
+    created, takebacks, ply, action = stored
+    actions_heard.put((game_id, created, takebacks, ply), action)
 
 
 def state_of(game):
@@ -76,11 +93,14 @@ def state_at(game, ply, cache=None):
     previous = cached(game, ply - 1, cache) if ply else None
     if previous is not None:
         # One action on: another server process stored the last action (with the players on
-        # two processes, every move), or a replay steps on.
-        found = fetch(_action_sql(connection.vendor), [game.pk, ply - 1])
-        if not found:
-            raise RuntimeError(f"game {game.pk} has no action row at ply {ply - 1}")
-        state = previous.play(found[0][0])
+        # two processes, every move: its news told us which), or a replay steps on.
+        action = actions_heard.get((game.pk, *history(game), ply - 1))
+        if action is None:
+            found = fetch(_action_sql(connection.vendor), [game.pk, ply - 1])
+            if not found:
+                raise RuntimeError(f"game {game.pk} has no action row at ply {ply - 1}")
+            action = found[0][0]
+        state = previous.play(action)
     else:
         actions = [action for action, in fetch(_actions_sql(connection.vendor), [game.pk, ply])]
         if len(actions) != ply:

@@ -229,7 +229,7 @@ def _play(game, me, now, ply, action):
     broadcast.to_game(game, {
         "type": "action", "ply": ply, "action": canonical, "player": me,
         "swapped": game.swapped, "state": positions.lean(after, full),
-        "clocks": clocks_of(game, now), "result": result_of(game)})
+        "clocks": clocks_of(game, now), "result": result_of(game)}, stored=(ply, canonical))
     broadcast.announce(game, "action")
     return []
 

@@ -224,6 +224,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
 
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by the server, not quoted into the text by psycopg: the statements
+    # the live path repeats (live.sql, play.statements) are then prepared once per connection
+    # (psycopg prepares a statement on its fifth run), so PostgreSQL stops parsing and
+    # planning them for every move.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Several Daphne processes share groups (a game's players and spectators) through Redis.

@@ -447,3 +447,38 @@ def test_a_socket_joining_costs_five_statements(alice, bob):
     sent = [query["sql"] for query in joining.captured_queries]
     assert [sql.split()[0] for sql in sent] == ["SELECT", "INSERT", "SELECT", "SELECT", "SELECT"], sent
     assert snapshot["presence"]["watchers"] == 1
+
+
+def test_a_move_heard_from_another_process_is_not_read_back(alice, bob, django_assert_num_queries):
+    """With the players on two processes, each move follows one stored by the other process:
+    its news names the action, so the next move here steps the position on without reading
+    it back (play.positions.heard)."""
+    from play import statements
+
+    game = start(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")   # stored "by another process": not cached here
+    after_c3 = games.get("hadron").replay(game.options, ["c3"])
+
+    def position_read_with(queries):
+        positions.states.clear()
+        positions.remember(game, after_c3)   # what this process had cached
+        game_now = statements.game(game.pk)
+        with django_assert_num_queries(queries):
+            assert game_now.state().actions == ("c3", "a1")
+        return game_now
+
+    game_now = position_read_with(1)   # not heard: the action is read back
+    positions.heard(game.pk, [*positions.history(game_now), 1, "a1"])
+    position_read_with(0)
+
+
+def test_the_news_of_a_move_names_the_stored_action(alice, bob, django_capture_on_commit_callbacks):
+    from live.outbox import Outbox
+    from play.broadcast import group_name
+
+    game = start(alice, bob)
+    with Outbox() as box, django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, alice, 0, "c3")
+    news = [news for group, news in box.events if group == group_name(game.pk)]
+    assert news[0]["stored"] == [game.created_at.isoformat(), 0, 0, "c3"]
