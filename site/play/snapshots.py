@@ -16,10 +16,6 @@ def iso(moment):
     return moment.isoformat() if moment is not None else None
 
 
-def exists(game_id):
-    return Game.objects.filter(pk=game_id).exists()
-
-
 def plies_of(game_ids):
     """{game id: (ply, status)}: what a keep-alive tells each socket of these games."""
     return {pk: (ply, status) for pk, ply, status in
