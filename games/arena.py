@@ -15,7 +15,8 @@ mcts1..mcts4, mcts3-uct for a level without RAVE).
 
 The full table takes hours: --jobs N plays games in N processes, and --results FILE keeps one
 JSON line per finished game, so a rerun with the same file skips the games it holds and only
-plays the rest.  On a shared machine run it on one core, niced:
+plays the rest (more --games later plays only the games added); --report prints the table of
+what the file holds without playing.  On a shared machine run it on one core, niced:
 `nice -n 10 taskset -c 1 python -m games.arena --jobs 1 --results arena.jsonl`.
 """
 
@@ -123,6 +124,8 @@ def main(argv=None) -> int:
                         help="JSON lines of finished games: kept, and skipped on a rerun")
     parser.add_argument("--pair", action="append", metavar="A:B",
                         help="play only these pairings (repeatable)")
+    parser.add_argument("--report", action="store_true",
+                        help="play nothing: print the table of the games --results holds")
     args = parser.parse_args(argv)
     for name in args.games:
         get(name)   # a bad name fails before any game is played
@@ -140,7 +143,7 @@ def main(argv=None) -> int:
         tables.append((name, rows))
     done = load_results(args.results)
     todo = [t for _, rows in tables for _, _, tasks in rows for t in tasks
-            if task_key(t) not in done]
+            if task_key(t) not in done and not args.report]
     levels = "; ".join(f"{lv} {level.name}: {level.simulations} simulations, cap "
                        f"{level.cap:g} CPU s" for lv, level in LEVELS.items())
     print(f"levels: {levels}")
@@ -179,8 +182,10 @@ def _print_tables(tables, done: dict, pairs) -> None:
         top = rows[0][0] if pairs else rows[-1][0]
         cpu, wall_max, cut = [], 0.0, 0
         for a, b, tasks in rows:
-            records = [done[task_key(t)] for t in tasks]
+            records = [done[task_key(t)] for t in tasks if task_key(t) in done]
             n = len(records)
+            if not n:
+                continue
             score = sum(r["score"] for r in records)
             draws = sum(r["score"] == 0.5 for r in records)
             low, high = wilson(score, n)
