@@ -149,7 +149,7 @@ def main(argv=None) -> int:
     print(f"levels: {levels}")
     print(f"seats alternating, seed {args.seed}; {len(done)} games recorded, {len(todo)} to play "
           f"in {args.jobs} process{'es' if args.jobs > 1 else ''}", flush=True)
-    out = open(args.results, "a", encoding="utf-8") if args.results else None
+    out = _open_results(args.results) if args.results and todo else None
     try:
         if args.jobs > 1:
             with Pool(args.jobs) as pool:
@@ -163,6 +163,19 @@ def main(argv=None) -> int:
             out.close()
     _print_tables(tables, done, pairs)
     return 0
+
+
+def _open_results(path: str):
+    """The results file, open to append, after a newline if a stopped run left a torn line
+    (else the next record would be glued to it and lost too)."""
+    out = open(path, "a+", encoding="utf-8")
+    if out.tell():
+        out.seek(out.tell() - 1)
+        torn = out.read(1) != "\n"
+        out.seek(0, os.SEEK_END)
+        if torn:
+            out.write("\n")
+    return out
 
 
 def _keep(record: dict, done: dict, out) -> None:

@@ -349,6 +349,12 @@ def test_arena_keeps_results_and_a_rerun_plays_only_what_is_missing(tmp_path, ca
     assert "5 games recorded, 2 to play" in again
     table = [line for line in again.splitlines() if line.startswith("hadron")]
     assert table == [line for line in first.splitlines() if line.startswith("hadron")]
+    # --report plays nothing, even for games the file lacks.
+    kept = results.read_text()
+    assert arena.main(argv[:3] + ["--games", "5"] + argv[5:] + ["--report"]) == 0
+    report = capsys.readouterr().out
+    assert "7 games recorded, 0 to play" in report and results.read_text() == kept
+    assert "mcts2 vs mcts1" in report
     # Two processes play the same seeded games (level 1 and 2 searches are never cut).
     parallel = tmp_path / "parallel.jsonl"
     assert arena.main(argv[:-1] + [str(parallel), "--jobs", "2"]) == 0
