@@ -162,9 +162,11 @@ def winning_chances(state, playouts: int = 2000, seed: int | None = None,
     """The search's estimate of each seat's chance to win from `state` (seat 0: the player
     who moved first), as a pair that sums to 1: for the site's analysis of a game.  A game
     that is over scores its result (a draw 1/2 each).  A forced action (the only legal one)
-    is played and the position after it assessed, since the search plays it unsearched."""
+    is played and the position after it assessed, since the search plays it unsearched.
+    `time_limit` is in CPU seconds, as for the levels."""
     while not state.is_over:
-        result = search(state, playouts, random.Random(seed), time_limit)
+        # The whole budget: a settled answer is no reason to stop estimating the position.
+        result = search(state, playouts, random.Random(seed), time_limit, settle=False)
         if result.playouts or result.value == 1.0:
             chance = result.value if result.mean is None else result.mean
             return (chance, 1.0 - chance) if state.person_to_move == 0 else (1.0 - chance, chance)
