@@ -40,7 +40,7 @@ LEVELS = {
     1: Level(10, 1.0, "Beginner", "Takes a win in one move; otherwise barely looks ahead."),
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
-    4: Level(10000, 1.8, "Strong", "The strongest search, up to about two seconds a move."),
+    4: Level(10000, 1.6, "Strong", "The strongest search, up to about two seconds a move."),
 }
 TOP_LEVEL = max(LEVELS)
 
