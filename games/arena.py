@@ -1,42 +1,54 @@
 """Bot against bot, at each game's default board: how much each level gains.
 
-    python -m games.arena [--games 10] [--top 3] [--seed 1] [--pair mcts3:mcts3-uct] [game ...]
+    python -m games.arena [--games 40] [--random-games 100] [--top 4] [--seed 1]
+                          [--jobs 1] [--results FILE] [--pair mcts3:mcts3-uct] [game ...]
 
 For each game: every level from 2 to --top against the level below, then the top level
-against the random player and against the greedy one; --games games per pairing, the two
-players taking the first seat in turn.  A row gives the first player's score (a win 1, a draw
-1/2) as a rate with its 95% Wilson interval.  Then the top level's thinking time per action,
-wall clock, and how many of its searches the level's time cap cut short (a cut search is
-weaker than its level and no longer repeatable).  --pair A:B plays only that pairing
-(players: random, greedy, mcts1..mcts5, mcts3-uct for a level without RAVE).  Run it on one core:
-`taskset -c 1 python -m games.arena`.
+against the random player (--random-games games) and against the greedy one; --games games
+per pairing otherwise, the two players taking the first seat in turn (Tripen is played with
+its pie rule: any player may swap).  A row gives the first-named player's score (a win 1, a
+draw 1/2) as a rate with its 95% Wilson interval.  Then the top level's thinking per action:
+CPU seconds of the process that played it (mean, max), the wall-clock maximum, and how many
+of its searches the level's time cap cut short (a cut search is weaker than its level and no
+longer repeatable).  --pair A:B plays only that pairing (players: random, greedy,
+mcts1..mcts4, mcts3-uct for a level without RAVE).
+
+The full table takes hours: --jobs N plays games in N processes, and --results FILE keeps one
+JSON line per finished game, so a rerun with the same file skips the games it holds and only
+plays the rest (more --games later plays only the games added); --report prints the table of
+what the file holds without playing.  On a shared machine run it on one core, niced:
+`nice -n 10 taskset -c 1 python -m games.arena --jobs 1 --results arena.jsonl`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import sys
-from time import perf_counter
+from multiprocessing import Pool
+from time import perf_counter, process_time
 
 from . import get, names
-from .bots import LEVELS, MctsPlayer, player
+from .bots import LEVELS, TOP_LEVEL, MctsPlayer, player
 from .records import options_text
 
 
 def play_game(game, players, first: int, options: dict | None = None):
-    """One game; players[0] takes seat `first`.  Returns (score of players[0], thinking
-    times per player as a list of (seconds, search cut short))."""
+    """One game; players[0] takes seat `first`.  Returns (score of players[0], thinking per
+    player: a list of (CPU seconds, wall seconds, search cut short) per action)."""
     seats = (players[0], players[1]) if first == 0 else (players[1], players[0])
     state = game.new(**(options or {}))
     times = {id(p): [] for p in players}
     while not state.is_over:
         bot = seats[state.person_to_move]
-        t0 = perf_counter()
+        wall, cpu = perf_counter(), process_time()
         action = bot.choose(state)
-        spent = perf_counter() - t0
-        cut = isinstance(bot, MctsPlayer) and bot.last.playouts not in (0, bot.playouts)
-        times[id(bot)].append((spent, cut))
+        cpu, wall = process_time() - cpu, perf_counter() - wall
+        cut = isinstance(bot, MctsPlayer) and bot.last.playouts not in (0, bot.playouts) \
+            and bot.last.seconds >= bot.time_limit
+        times[id(bot)].append((cpu, wall, cut))
         state = state.play(action)
     if state.winner is None:
         score = 0.5
@@ -55,27 +67,65 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def match(game, a: str, b: str, n: int, seed: int):
-    """n games of a against b, a first in the even ones.  Returns (a's score, draws, a's
-    thinking times)."""
-    total, draws, thinking = 0.0, 0, []
-    for i in range(n):
-        players = [player(a, seed * 1000 + 2 * i), player(b, seed * 1000 + 2 * i + 1)]
-        score, times = play_game(game, players, first=i % 2)
-        total += score
-        draws += score == 0.5
-        thinking += times[0]
-    return total, draws, thinking
+def task_key(task: dict) -> tuple:
+    """What identifies one game of the arena, in a task and in its recorded result."""
+    return (task["game"], task["a"], task["b"], task["seed"], task["index"])
+
+
+def run_task(task: dict) -> dict:
+    """Play one game of a pairing (in a worker process with --jobs) and return its record:
+    the task, the first-named player's score, and that player's thinking figures."""
+    a, b, seed, i = task["a"], task["b"], task["seed"], task["index"]
+    players = [player(a, seed * 1000 + 2 * i), player(b, seed * 1000 + 2 * i + 1)]
+    score, times = play_game(get(task["game"]), players, first=i % 2)
+    mine = times[0]
+    return {**task, "score": score,
+            "cpu": [round(cpu, 4) for cpu, _, _ in mine],
+            "wall_max": round(max((wall for _, wall, _ in mine), default=0.0), 4),
+            "cut": sum(cut for _, _, cut in mine)}
+
+
+def load_results(path: str | None) -> dict[tuple, dict]:
+    """The games already recorded in a results file, by key (none without a file)."""
+    done = {}
+    if path and os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                line = line.strip()
+                if line:   # a run stopped mid-line leaves a torn last line: replay that game
+                    try:
+                        record = json.loads(line)
+                    except json.JSONDecodeError:
+                        continue
+                    done[task_key(record)] = record
+    return done
+
+
+def pairings(top: int, n: int, random_games: int, pairs) -> list[tuple[str, str, int]]:
+    """(first player, second player, games) for one game's table."""
+    if pairs:
+        return [(a, b, n) for a, b in pairs]
+    best = f"mcts{top}"
+    rows = [(f"mcts{lv}", f"mcts{lv - 1}", n) for lv in range(2, top + 1)]
+    return rows + [(best, "random", random_games), (best, "greedy", n)]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.arena", description=__doc__.split("\n")[0])
     parser.add_argument("games", nargs="*", help="games to play (default: all)")
-    parser.add_argument("--games", dest="n", type=int, default=10, help="games per pairing")
-    parser.add_argument("--top", type=int, default=3, choices=sorted(LEVELS), help="top level")
+    parser.add_argument("--games", dest="n", type=int, default=40, help="games per pairing")
+    parser.add_argument("--random-games", type=int, default=100,
+                        help="games of the top level against random")
+    parser.add_argument("--top", type=int, default=TOP_LEVEL, choices=sorted(LEVELS),
+                        help="top level")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games")
+    parser.add_argument("--results", metavar="FILE",
+                        help="JSON lines of finished games: kept, and skipped on a rerun")
     parser.add_argument("--pair", action="append", metavar="A:B",
                         help="play only these pairings (repeatable)")
+    parser.add_argument("--report", action="store_true",
+                        help="play nothing: print the table of the games --results holds")
     args = parser.parse_args(argv)
     for name in args.games:
         get(name)   # a bad name fails before any game is played
@@ -83,33 +133,86 @@ def main(argv=None) -> int:
     for a, b in pairs:
         player(a), player(b)   # and so does a bad player
 
-    levels = ", ".join(f"{lv}: {budget} playouts, cap {cap:g} s" for lv, (budget, cap) in LEVELS.items())
-    print(f"levels: {levels}; {args.n} games per pairing, seats alternating, seed {args.seed}")
-    header = f"{'game':<10} {'board':<20} {'pairing':<18} {'games':>5} {'score':>6} {'draws':>5} {'rate':>5}  95% CI"
+    tables = []   # (game name, [(a, b, tasks)])
+    for name in args.games or names():
+        rows = []
+        for k, (a, b, n) in enumerate(pairings(args.top, args.n, args.random_games, pairs)):
+            tasks = [{"game": name, "a": a, "b": b, "seed": args.seed + k, "index": i}
+                     for i in range(n)]
+            rows.append((a, b, tasks))
+        tables.append((name, rows))
+    done = load_results(args.results)
+    todo = [t for _, rows in tables for _, _, tasks in rows for t in tasks
+            if task_key(t) not in done and not args.report]
+    levels = "; ".join(f"{lv} {level.name}: {level.simulations} simulations, cap "
+                       f"{level.cap:g} CPU s" for lv, level in LEVELS.items())
+    print(f"levels: {levels}")
+    print(f"seats alternating, seed {args.seed}; {len(done)} games recorded, {len(todo)} to play "
+          f"in {args.jobs} process{'es' if args.jobs > 1 else ''}", flush=True)
+    out = _open_results(args.results) if args.results and todo else None
+    try:
+        if args.jobs > 1:
+            with Pool(args.jobs) as pool:
+                for record in pool.imap_unordered(run_task, todo):
+                    _keep(record, done, out)
+        else:
+            for task in todo:
+                _keep(run_task(task), done, out)
+    finally:
+        if out:
+            out.close()
+    _print_tables(tables, done, pairs)
+    return 0
+
+
+def _open_results(path: str):
+    """The results file, open to append, after a newline if a stopped run left a torn line
+    (else the next record would be glued to it and lost too)."""
+    out = open(path, "a+", encoding="utf-8")
+    if out.tell():
+        out.seek(out.tell() - 1)
+        torn = out.read(1) != "\n"
+        out.seek(0, os.SEEK_END)
+        if torn:
+            out.write("\n")
+    return out
+
+
+def _keep(record: dict, done: dict, out) -> None:
+    done[task_key(record)] = record
+    if out:
+        out.write(json.dumps(record) + "\n")
+        out.flush()
+
+
+def _print_tables(tables, done: dict, pairs) -> None:
+    header = (f"{'game':<10} {'board':<20} {'pairing':<18} {'games':>5} {'score':>6} "
+              f"{'draws':>5} {'rate':>5}  95% CI")
     print(header)
     print("-" * (len(header) + 8))
-    top = f"mcts{args.top}"
-    for name in args.games or names():
-        game = get(name)
-        board = options_text(game.normalize_options())
-        pairings = [(f"mcts{lv}", f"mcts{lv - 1}") for lv in range(2, args.top + 1)]
-        pairings += [(top, "random"), (top, "greedy")]
-        if pairs:
-            pairings, top = pairs, pairs[0][0]
-        top_times = []
-        for k, (a, b) in enumerate(pairings):
-            score, draws, thinking = match(game, a, b, args.n, args.seed + k)
+    for name, rows in tables:
+        board = options_text(get(name).normalize_options())
+        top = rows[0][0] if pairs else rows[-1][0]
+        cpu, wall_max, cut = [], 0.0, 0
+        for a, b, tasks in rows:
+            records = [done[task_key(t)] for t in tasks if task_key(t) in done]
+            n = len(records)
+            if not n:
+                continue
+            score = sum(r["score"] for r in records)
+            draws = sum(r["score"] == 0.5 for r in records)
+            low, high = wilson(score, n)
+            print(f"{name:<10} {board:<20} {a + ' vs ' + b:<18} {n:>5} {score:>6g} {draws:>5} "
+                  f"{score / n:>5.2f}  [{low:.2f}, {high:.2f}]")
             if a == top:
-                top_times += thinking
-            low, high = wilson(score, args.n)
-            print(f"{name:<10} {board:<20} {a + ' vs ' + b:<18} {args.n:>5} {score:>6g} {draws:>5} "
-                  f"{score / args.n:>5.2f}  [{low:.2f}, {high:.2f}]", flush=True)
-        seconds = [s for s, _ in top_times]
-        cut = sum(c for _, c in top_times)
-        print(f"{name:<10} {board:<20} {top} thinking: mean {sum(seconds) / len(seconds):.3f} s, "
-              f"max {max(seconds):.3f} s per action over {len(seconds)} actions; "
-              f"{cut} cut by the time cap", flush=True)
-    return 0
+                for r in records:
+                    cpu += r["cpu"]
+                    wall_max = max(wall_max, r["wall_max"])
+                    cut += r["cut"]
+        if cpu:
+            print(f"{name:<10} {board:<20} {top} thinking: CPU mean {sum(cpu) / len(cpu):.3f} s, "
+                  f"max {max(cpu):.3f} s per action over {len(cpu)} actions (wall max "
+                  f"{wall_max:.3f} s); {cut} cut by the time cap", flush=True)
 
 
 if __name__ == "__main__":

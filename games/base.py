@@ -10,6 +10,7 @@ updates, so the cost of an action does not grow with the board.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 
@@ -235,6 +236,27 @@ class State:
         self.apply(action)
         self.actions += (action,)
 
+    def playout(self, rng) -> tuple[int | None, list[tuple[int, str]]]:
+        """A whole random game from this position, for the bots: each action uniformly random
+        among the legal ones, to the end.  Returns the winning seat (None for a draw) and the
+        actions played, in order, as (seat, action); the state itself is left as it was.
+
+        This generic one walks clone / legal_actions / apply_action.  A game may override it
+        with its own private structures (a random fill of the board where the order of play
+        cannot change the result), as long as the distribution of results is the same and
+        every action listed is one play() accepts in that order: the tests replay playouts
+        through play().  A playout never decides what is legal for a person; play() does."""
+        state = self.clone()
+        moves = []
+        random = rng.random
+        while not state.is_over:
+            legal = state.legal_actions()
+            action = legal[int(random() * len(legal))]
+            moves.append((state.person_to_move, action))
+            state.apply_action(action)
+        side = state.winner
+        return (None if side is None else side ^ state.swapped), moves
+
     @property
     def person_to_move(self) -> int | None:
         """Who plays next by seat (0: the player who moved first), not by side: the same as
@@ -386,3 +408,16 @@ class CellSet:
             self.cells[pos] = last
             self.slot[last] = pos
         self.slot[cell] = -1
+
+
+_KEYS = array("I")
+
+
+def shuffled(items: list[int], size: int, rng) -> list[int]:
+    """`items` (distinct integers below `size`) in a random order: sorted by one random
+    32-bit key each, drawn in one call and compared in C, about three times cheaper than
+    random.shuffle's Python loop.  Equal keys keep their order, which biases the order only
+    when two of the keys collide (about 1 in 100,000 for 300 items); the same rng state gives
+    the same order."""
+    keys = array("I", rng.randbytes(_KEYS.itemsize * size))
+    return sorted(items, key=keys.__getitem__)

@@ -2,14 +2,16 @@
 
     python -m games.bench [--seconds 2.5] [--seed 1] [game ...]
 
-Two paths per board: `play`, the door for people's actions (`legal_actions()` + `play()`:
-parse, check, copy), and `playout`, the bots' path (`legal_actions()` + `apply_action()` on
-one clone, in place: what games.mcts runs in every simulation).
+Three paths per board: `play`, the door for people's actions (`legal_actions()` + `play()`:
+parse, check, copy); `step`, `legal_actions()` + `apply_action()` on one clone, in place (the
+generic State.playout, and what the bots ran before each game had its own); and `playout`,
+the bots' path: the game's `State.playout(rng)`, a whole random game on its private
+structures, as games.mcts runs it in every simulation.
 
-For each row: random playouts per second, the mean wall-clock time of `legal_actions()` +
-`play()` per action in microseconds (time.perf_counter), the same in CPU time of this process
-(time.process_time, over the whole playout loop), and the CPU time relative to the game's
-default board.  `cpu` is the share of the wall-clock time the process actually ran: well
+For each row: random playouts (whole games) per second, the mean wall-clock time per action
+in microseconds (time.perf_counter; for `playout`, the whole playout over its actions), the
+same in CPU time of this process (time.process_time, over the whole playout loop), and the
+CPU time relative to the game's default board.  `cpu` is the share of the wall-clock time the process actually ran: well
 under 100% means other processes competed for the core, which inflates the wall-clock
 figures but not the CPU ones, so the ratio is taken on CPU time.  Incremental
 bookkeeping should keep the ratio near 1 however large the board: a ratio above 2 means some
@@ -48,12 +50,13 @@ def boards(game) -> list[dict]:
     return rows
 
 
-PATHS = ("play", "playout")
+PATHS = ("play", "step", "playout")
 
 
 def measure(game, options: dict, seconds: float, seed: int, path: str = "play") -> dict:
     """Random playouts for about `seconds`, at least one; time spent in legal_actions + play
-    (path 'play') or legal_actions + apply_action on a clone (path 'playout')."""
+    (path 'play'), legal_actions + apply_action on a clone ('step') or State.playout
+    ('playout')."""
     rng = random.Random(seed)
     game.new(**options)   # the board's static tables are built once, outside the timing
     playouts = actions = 0
@@ -68,6 +71,11 @@ def measure(game, options: dict, seconds: float, seed: int, path: str = "play") 
                 state = state.play(legal[rng.randrange(len(legal))])
                 in_engine += perf_counter() - t0
                 actions += 1
+        elif path == "playout":
+            t0 = perf_counter()
+            _, moves = state.playout(rng)
+            in_engine += perf_counter() - t0
+            actions += len(moves)
         else:
             state = state.clone()
             while not state.is_over:
@@ -108,7 +116,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=2.5, help="time budget per row")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--path", choices=PATHS, action="append",
-                        help="measure only this path (repeatable; default: both)")
+                        help="measure only this path (repeatable; default: all three)")
     args = parser.parse_args(argv)
 
     print(f"machine: {platform.platform()}; Python {platform.python_version()} "

@@ -1,5 +1,6 @@
 """Computer opponents: a uniformly random player, a one-ply greedy player and Monte Carlo tree
-search at levels 1..5, over the engine's public API only (games.mcts says how it searches).
+search at levels 1..TOP_LEVEL, over the engine's public API only (games.mcts says how it
+searches).
 
     >>> import games
     >>> from games.bots import choose
@@ -8,26 +9,55 @@ search at levels 1..5, over the engine's public API only (games.mcts says how it
     True
 
 A level is a budget of simulations (playouts) with a cap on thinking time per action: the
-budget sets the strength, the cap only guards the machine.  With the same seed a level plays
-the same action in the same position unless the cap cuts the search short (then it depends on
-the machine's speed).  A turn of several actions is asked for one action at a time:
-`choose` answers for whoever is to move, whether or not they moved just before.
+budget sets the strength, the cap only guards the machine.  The cap is CPU seconds of this
+process (see games.mcts); the site's wall-clock budget for an answer is its own.  With the
+same seed a level plays the same action in the same position unless the cap cuts the search
+short (then it depends on the machine's speed).  A turn of several actions is asked for one
+action at a time: `choose` answers for whoever is to move, whether or not they moved just
+before.
 """
 
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from .mcts import immediate_wins, rewards, search
 
-# level: (simulations per action, default cap on seconds per action)
-LEVELS = {1: (50, 1.0), 2: (200, 2.0), 3: (1000, 5.0), 4: (4000, 10.0), 5: (16000, 20.0)}
+
+class Level(NamedTuple):
+    """One level: its simulations per action and its cap in CPU seconds per action (a pair,
+    so `simulations, cap = LEVELS[level]` reads it), with its name and a line for the site."""
+    simulations: int
+    cap: float
+    name: str = ""
+    description: str = ""
+
+
+# Each level searches ten times more than the one below; the top level's cap keeps it under
+# 2 s of CPU a move on the default boards (docs/design.md has the arena's figures).
+LEVELS = {
+    1: Level(10, 1.0, "Beginner", "Takes a win in one move; otherwise barely looks ahead."),
+    2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
+    3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
+    4: Level(10000, 1.6, "Strong", "The strongest search, up to about two seconds a move."),
+}
 TOP_LEVEL = max(LEVELS)
+
+
+def level_name(level: int) -> str:
+    """The level's name for the site: 'Beginner' .. 'Strong'."""
+    return LEVELS[level].name
+
+
+def level_description(level: int) -> str:
+    """One line about how the level plays, for the site."""
+    return LEVELS[level].description
 
 
 def choose(state, level: int = 3, seed: int | None = None, time_limit: float | None = None) -> str:
     """The action the level-`level` search plays in `state` (not over), in the engine's
-    notation.  `time_limit` caps the seconds spent (default: the level's cap)."""
+    notation.  `time_limit` caps the CPU seconds spent (default: the level's cap)."""
     return MctsPlayer(level, seed, time_limit).choose(state)
 
 
@@ -99,7 +129,7 @@ class MctsPlayer(Player):
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         self.level, self.rave = level, rave
-        self.playouts, default_cap = LEVELS[level]
+        self.playouts, default_cap = LEVELS[level][:2]
         self.time_limit = default_cap if time_limit is None else time_limit
         self.name = f"mcts{level}" + ("" if rave else "-uct")
 
@@ -132,9 +162,11 @@ def winning_chances(state, playouts: int = 2000, seed: int | None = None,
     """The search's estimate of each seat's chance to win from `state` (seat 0: the player
     who moved first), as a pair that sums to 1: for the site's analysis of a game.  A game
     that is over scores its result (a draw 1/2 each).  A forced action (the only legal one)
-    is played and the position after it assessed, since the search plays it unsearched."""
+    is played and the position after it assessed, since the search plays it unsearched.
+    `time_limit` is in CPU seconds, as for the levels."""
     while not state.is_over:
-        result = search(state, playouts, random.Random(seed), time_limit)
+        # The whole budget: a settled answer is no reason to stop estimating the position.
+        result = search(state, playouts, random.Random(seed), time_limit, settle=False)
         if result.playouts or result.value == 1.0:
             chance = result.value if result.mean is None else result.mean
             return (chance, 1.0 - chance) if state.person_to_move == 0 else (1.0 - chance, chance)

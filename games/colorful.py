@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import hexgrid
-from .base import CellSet, Game, IllegalAction, State
+from .base import CellSet, Game, IllegalAction, State, shuffled
 
 COLOURS = "RPBG"
 COLOUR_NAMES = {"R": "red", "P": "pink", "B": "blue", "G": "green"}
@@ -214,6 +214,46 @@ class ColorfulState(State):
             return None
         return compare(*self._groups_and_scores()[1])[0]
 
+    # -- the bots' playout ---------------------------------------------------------------------
+
+    def playout(self, rng):
+        """A random game to the end (see State.playout), as a random fill: the colours of
+        the stones still to come follow from the turns alone (one stone when a turn starts
+        on an empty board or with one empty cell, else one of each of the mover's colours),
+        and uniformly random stones put them on the empty cells in a random order.  Only the
+        full board counts, so it is scored once (_full_board_scores)."""
+        colours = self._colours_to_come(rng)
+        texts, stones = self._texts, self.stones[:]
+        moves = []
+        append = moves.append
+        for cell, colour in zip(shuffled(self.empty.cells, len(stones), rng), colours):
+            stones[cell] = colour
+            append((OWNER[colour], texts[colour][cell]))
+        # Colorful has no swap: seats are sides.
+        return compare(*_full_board_scores(self.board, stones))[0], moves
+
+    def _colours_to_come(self, rng) -> list[str]:
+        """The colour of every stone still to be placed, in the order of play."""
+        left, board_cells = len(self.empty.cells), len(self.board)
+        mover, owed, random = self.mover, self.owed, rng.random
+        colours = []
+        if len(owed) == 1:                 # mid-turn: the second stone first
+            colours.append(owed[0])
+            left -= 1
+            mover = 1 - mover
+        while left:
+            first, second = PALETTE[mover]
+            if random() < 0.5:
+                first, second = second, first
+            if left in (board_cells, 1):   # a one-stone turn, either colour
+                colours.append(first)
+                left -= 1
+            else:
+                colours += (first, second)
+                left -= 2
+            mover = 1 - mover
+        return colours
+
     # -- text for people -----------------------------------------------------------------------
 
     def turn_prompt(self) -> str:
@@ -288,6 +328,48 @@ class ColorfulState(State):
                  f"{self.side_name(1)} (green groups): {_listing(theirs)}",
                  self.prompt()]
         return "\n".join(lines)
+
+
+def _full_board_scores(board, stones: list[str]) -> list[list[int]]:
+    """Each side's sorted group scores on a full board (the bots' playouts): the rule of
+    _groups_and_scores, on one flood fill of plain lists instead of the union-find and
+    the dicts made for display.  Tested to agree with the real rules on random boards."""
+    neighbours, side_bits = board.neighbours, _side_bits(board.shape, board.n)
+    group = [-1] * len(stones)
+    members, sizes = [], []
+    for start, colour in enumerate(stones):
+        if group[start] >= 0:
+            continue
+        g = len(members)
+        group[start] = g
+        cells = [start]
+        for i in cells:                    # grows as it goes: a breadth-first fill
+            for j in neighbours[i]:
+                if group[j] < 0 and stones[j] == colour:
+                    group[j] = g
+                    cells.append(j)
+        members.append(cells)
+        sizes.append(len(cells))
+    scores = ([], [])
+    for cells in members:
+        colour = stones[cells[0]]
+        target = TARGET.get(colour)
+        if target is None:
+            continue
+        bits, touched = 0, set()
+        for i in cells:
+            bits |= side_bits[i]
+            for j in neighbours[i]:
+                if stones[j] == target:
+                    touched.add(group[j])
+        scores[OWNER[colour]].append(bits.bit_count() + sum(sizes[g] for g in touched))
+    return [sorted(s, reverse=True) for s in scores]
+
+
+@lru_cache(maxsize=None)
+def _side_bits(shape: str, n: int) -> list[int]:
+    """The board sides each cell lies on, as bits of an int."""
+    return [sum(1 << k for k in sides) for sides in hexgrid.board(shape, n).sides]
 
 
 def compare(first: list[int], second: list[int]) -> tuple[int | None, int | None]:

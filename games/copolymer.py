@@ -8,8 +8,11 @@ cells wins; the cell count is odd, so there are no draws.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
+
 from . import hexgrid
-from .base import CellSet, Game, IllegalAction, State
+from .base import CellSet, Game, IllegalAction, State, shuffled
 
 NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
 
@@ -92,6 +95,26 @@ class CopolymerState(State):
         self.counts[side] += 1
         self.empty.discard(cell)
 
+    def playout(self, rng):
+        """A random game to the end (see State.playout).  Every empty cell may be claimed at
+        every step, so uniformly random claims are the empty cells in a random order; only
+        who claims each one depends on the enemy neighbours met on the way, as in apply."""
+        board = self.board
+        enemies_of = _neighbour_getters(board.shape, board.n)
+        names, owner = board.names, self.owner[:]
+        counts = self.counts[:]
+        side = self.mover
+        moves = []
+        append = moves.append
+        for cell in shuffled(self.empty.cells, len(owner), rng):
+            owner[cell] = side
+            counts[side] += 1
+            append((side, names[cell]))
+            if enemies_of[cell](owner).count(1 - side) < 2:
+                side = 1 - side
+        # The cell count is odd, so there is a winner; Copolymer has no swap.
+        return (0 if counts[0] > counts[1] else 1), moves
+
     # -- presentation --------------------------------------------------------------------------
 
     def last_turn(self):
@@ -134,6 +157,15 @@ class CopolymerState(State):
         """The board, pbmserv style: x and o for claimed cells, . for empty ones."""
         marks = {None: ".", 0: "x", 1: "o"}
         return self.board.text(lambda i: marks[self.owner[i]]) + "\n" + self.tally_line(self.counts)
+
+
+@lru_cache(maxsize=None)
+def _neighbour_getters(shape: str, n: int) -> list[itemgetter]:
+    """Per cell, a function from the owner list to the owners of its neighbours (a tuple: on
+    a hexhex board every cell has at least three), read in C rather than in a Python loop."""
+    board = hexgrid.board(shape, n)
+    assert min(map(len, board.neighbours)) >= 2
+    return [itemgetter(*around) for around in board.neighbours]
 
 
 def _cells(n: int) -> str:

@@ -12,6 +12,10 @@ from . import squaregrid
 from .base import CellSet, Game, IllegalAction, State
 
 
+# A taken cell's count in a playout: more than four neighbours away from 0.
+TAKEN = 100
+
+
 class HadronState(State):
     def __init__(self, game, options):
         super().__init__(game, options)
@@ -90,6 +94,44 @@ class HadronState(State):
                     legal.add(n)
                 else:
                     legal.discard(n)
+
+    def playout(self, rng):
+        """A random game to the end on private lists (see State.playout), updated around
+        each tile as _place does: per cell, red minus blue neighbours (a tile may go where
+        it is 0), pushed far from 0 once the cell is taken, so that no count of a taken cell
+        can come back to 0; and the legal cells as a list with each cell's slot in it."""
+        neighbours, names = self.board.neighbours, self.board.names
+        red, blue = self.near
+        diff = [r - b if o is None else TAKEN for r, b, o in zip(red, blue, self.owner)]
+        legal, slot = self.legal.cells[:], self.legal.slot[:]
+        side = self.mover
+        step = 1 - 2 * side
+        moves = []
+        append, random = moves.append, rng.random
+        while legal:
+            k = int(random() * len(legal))
+            cell = legal[k]
+            last = legal.pop()
+            if last != cell:
+                legal[k] = last
+                slot[last] = k
+            diff[cell] = TAKEN
+            append((side, names[cell]))
+            for n in neighbours[cell]:
+                d = diff[n] + step
+                diff[n] = d
+                if d == 0:
+                    slot[n] = len(legal)
+                    legal.append(n)
+                elif d == step:       # it was balanced, so legal: no longer
+                    pos = slot[n]
+                    last = legal.pop()
+                    if last != n:
+                        legal[pos] = last
+                        slot[last] = pos
+            side, step = 1 - side, -step
+        # The side to move with nothing to place loses; Hadron has no swap, seats are sides.
+        return 1 - side, moves
 
     # -- presentation --------------------------------------------------------------------------
 

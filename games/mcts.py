@@ -21,8 +21,17 @@ Selection is UCT (UCB1 on rewards in [0, 1]) blended with RAVE / AMAF ("all move
 Gelly and Silver 2007, with Silver's minimum-MSE schedule): an action's value at a node also
 learns from every simulation below the node in which the chooser's seat played that action
 later.  In placement and connection games a stone or token is worth much the same a few moves
-earlier or later, which is what AMAF assumes.  Playouts are uniformly random legal actions.
-The answer is the most visited action at the root (ties: higher mean reward).
+earlier or later, which is what AMAF assumes.  Playouts are uniformly random legal actions,
+played by each game's `State.playout` (a random fill of the board where the order cannot
+change the result: Colorful, Tripen, and Copolymer's order of claims).  The answer is the
+most visited action at the root (ties: higher mean reward).
+
+Time is counted in CPU seconds of this process (time.process_time), so a busy machine slows
+a search but does not weaken it in tests and the arena; a caller that must answer within a
+wall-clock time (the site) keeps its own clock.  The search stops early once the most visited
+root action cannot be overtaken within what is left of the budget ("settled"): the answer is
+the same, only sooner.  Nodes hold no reference to their parent, so a finished tree is freed
+as soon as it is dropped, without waiting for the cycle collector.
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from time import perf_counter
+from time import process_time
 
 
 class Node:
@@ -38,11 +47,12 @@ class Node:
     played `action` to get here.  `amaf`: per action, [visits, summed reward] of the seat to
     move here, from simulations where that seat played the action anywhere later."""
 
-    __slots__ = ("state", "parent", "action", "seat", "to_move", "children", "untried",
-                 "n", "w", "amaf")
+    __slots__ = ("state", "action", "seat", "to_move", "children", "untried", "n", "w", "amaf",
+                 "stats")
 
-    def __init__(self, state, parent, action, seat):
-        self.state, self.parent, self.action, self.seat = state, parent, action, seat
+    def __init__(self, state, action, seat, stats=None):
+        self.state, self.action, self.seat = state, action, seat
+        self.stats = stats       # the parent's amaf entry of `action`, shared: read in _select
         self.to_move = state.person_to_move       # None at the end of the game
         self.children: list[Node] = []
         self.untried = state.legal_actions()       # a fresh list: ours to pop from
@@ -56,7 +66,7 @@ class Result:
     """What a search found: the action, and figures for the arena and the site's analysis."""
     action: str
     playouts: int
-    seconds: float
+    seconds: float                              # CPU seconds
     value: float                                # mean reward of `action` for the mover, 0..1
     visits: dict[str, int] = field(default_factory=dict)
     # Mean reward for the mover over every simulation of the search (None when it did not
@@ -85,32 +95,50 @@ def immediate_wins(state) -> list[str]:
 
 
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
-           exploration: float = 0.4, rave: float = 500.0) -> Result:
-    """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
-    seconds, whichever ends first (at least one simulation).  `rave` is RAVE's equivalence
-    parameter (0 turns AMAF off: plain UCT).  An immediate win, or the only legal action, is
-    played without a search (`playouts` 0 in the result).
+           exploration: float = 0.4, rave: float = 500.0, settle: bool = True) -> Result:
+    """Search from `state` (not over) for up to `playouts` simulations or `time_limit` CPU
+    seconds, whichever ends first (at least one simulation), or until the answer is settled
+    (unless `settle` is false: for tests that the early stop changes nothing).
+    `rave` is RAVE's equivalence parameter (0 turns AMAF off: plain UCT).  An immediate win,
+    or the only legal action, is played without a search (`playouts` 0 in the result).
     The same `rng` state, budget and position give the same answer whenever the time limit
-    does not cut the search short."""
-    start = perf_counter()
+    does not cut the search short (the settled stop depends on visit counts only)."""
+    start = process_time()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:
         raise ValueError("the game is over: there is nothing to search")
     wins = immediate_wins(state)
     if wins:
-        return Result(sorted(wins)[0], 0, perf_counter() - start, 1.0, {})
+        return Result(sorted(wins)[0], 0, process_time() - start, 1.0, {})
     legal = state.legal_actions()
     if len(legal) == 1:   # a forced action (e.g. the last cell) needs no search
-        return Result(legal[0], 0, perf_counter() - start, 0.5, {})
-    root = Node(state, None, None, None)
+        return Result(legal[0], 0, process_time() - start, 0.5, {})
+    root = Node(state, None, None)
     done = 0
-    while done < playouts and (done == 0 or deadline is None or perf_counter() < deadline):
+    while done < playouts:
         _simulate(root, rng, exploration, rave)
         done += 1
+        if deadline is not None and process_time() >= deadline:
+            break
+        if settle and done & 15 == 0 and _settled(root, playouts - done):
+            break
     best = max(root.children, key=lambda c: (c.n, c.w / c.n))
-    return Result(best.action, done, perf_counter() - start, best.w / best.n,
+    return Result(best.action, done, process_time() - start, best.w / best.n,
                   {c.action: c.n for c in root.children},
                   sum(c.w for c in root.children) / sum(c.n for c in root.children))
+
+
+def _settled(root: Node, left: int) -> bool:
+    """Whether no other root action can reach the most visited one's count in `left` more
+    simulations (an untried action counts as 0 visits)."""
+    first = second = 0
+    for child in root.children:
+        n = child.n
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second > left
 
 
 def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -> None:
@@ -130,22 +158,20 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -
         action = untried.pop()
         state = node.state.clone()
         state.apply_action(action)
-        child = Node(state, node, action, node.to_move)
+        child = Node(state, action, node.to_move, node.amaf.setdefault(action, [0, 0.0]))
         node.children.append(child)
-        node, path = child, path + [child]
+        node = child
+        path.append(child)
         moves.append((child.seat, action))
-    # Playout: uniformly random legal actions to the end, on a clone.
+    # Playout: the game's own random game to the end, on its private structures.
     state = node.state
-    if not state.is_over:
-        state = state.clone()
-        randrange = rng.randrange
-        while not state.is_over:
-            legal = state.legal_actions()
-            action = legal[randrange(len(legal))]
-            if rave:   # the game goes on, so the side to move is `mover`; the seat follows
-                moves.append((state.mover ^ state.swapped, action))
-            state.apply_action(action)
-    reward = rewards(state)
+    if state.is_over:
+        reward = rewards(state)
+    else:
+        seat, played = state.playout(rng)
+        reward = (0.5, 0.5) if seat is None else (1.0, 0.0) if seat == 0 else (0.0, 1.0)
+        if rave:
+            moves += played
     # Back-propagation, with AMAF: at each node, every later action of the seat to move there.
     for depth, visited in enumerate(path):
         visited.n += 1
@@ -167,19 +193,19 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -
 
 
 def _select(node: Node, exploration: float, rave: float) -> Node:
-    log_n = math.log(node.n)
-    amaf = node.amaf
+    """The child with the best UCB1 score, its mean blended with its AMAF mean by RAVE."""
+    explore = exploration * math.sqrt(math.log(node.n))
+    sqrt = math.sqrt
     best, best_score = None, -1.0
     for child in node.children:
         n = child.n
-        q = child.w / n
+        score = child.w / n
         if rave:
-            stats = amaf.get(child.action)
-            if stats:
-                m = stats[0]
+            m, gained = child.stats
+            if m:
                 beta = m / (n + m + n * m / rave)
-                q = (1.0 - beta) * q + beta * stats[1] / m
-        score = q + exploration * math.sqrt(log_n / n)
+                score = (1.0 - beta) * score + beta * gained / m
+        score += explore / sqrt(n)
         if score > best_score:
             best, best_score = child, score
     return best

@@ -19,9 +19,10 @@ import re
 from array import array
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import compress
 
 from . import tripen_geometry as geo
-from .base import Game, IllegalAction, State
+from .base import Game, IllegalAction, State, shuffled
 
 SWAP = "swap"
 RED, BLUE = 0, 1
@@ -65,6 +66,11 @@ class TripenBoard:
         self.neighbourhood = [self._neighbourhood(q, r) for q, r in self.cells]
         self.blocks, self.joins = self._contacts()
         self.borders_touched = self._borders_touched()
+        # For the playouts' one look at a full board: Red's tokens on the top border, and
+        # which tokens lie on the bottom one.
+        self.on_top = [node for node, borders in enumerate(self.borders_touched)
+                       if "top" in borders]
+        self.on_bottom = bytes(int("bottom" in borders) for borders in self.borders_touched)
         self._drawing()
 
     def _neighbourhood(self, q, r) -> tuple[tuple[int, int, int], ...]:
@@ -293,6 +299,32 @@ class TripenState(State):
         if ra != rb:
             self.parent[ra] = rb
 
+    def playout(self, rng):
+        """A random game to the end (see State.playout), as a random fill.  Uniformly random
+        placements are the tokens in a random order, each put down if nothing overlaps it
+        yet (the first free token of a random order is a uniformly random free one), the
+        colours alternating.  Chains never break and a full board has exactly one winner,
+        so the fill is played to the end and looked at once: whoever has joined their
+        borders then joined them first in the game.  At the pie rule's moment, swap is one
+        more action drawn uniformly."""
+        b = self.board
+        colour, free = self.colour[:], self.free[:]
+        blocks, names = b.blocks, b.node_names
+        side, swapped = self.mover, self.swapped
+        moves = []
+        append = moves.append
+        if self._swap_allowed() and int(rng.random() * (len(self.legal) + 1)) == len(self.legal):
+            append((side ^ swapped, SWAP))
+            swapped = not swapped
+        for node in shuffled(list(compress(range(b.node_count), free)), b.node_count, rng):
+            if free[node]:
+                colour[node] = side + 1
+                for other in blocks[node]:
+                    free[other] = 0
+                append((side ^ swapped, names[node]))
+                side = 1 - side
+        return _full_board_winner(b, colour) ^ swapped, moves
+
     # -- presentation --------------------------------------------------------------------------
 
     def turn_prompt(self):
@@ -380,6 +412,27 @@ class TripenState(State):
         """The tokens in a cell as colour letter + pose: 'R4', 'B1R4', or ''."""
         return "".join("RB"[self.colour[6 * cell + pose] - 1] + str(pose)
                        for pose in geo.POSES if self.colour[6 * cell + pose])
+
+
+def _full_board_winner(b: TripenBoard, colour: bytearray) -> int:
+    """The side that has joined its borders on a full board: Red if a chain of red tokens
+    runs from the top border to the bottom one (a depth-first walk over the joins), else
+    Blue, since a full board has exactly one winner."""
+    red = RED + 1
+    seen = bytearray(b.node_count)
+    stack = [node for node in b.on_top if colour[node] == red]
+    for node in stack:
+        seen[node] = 1
+    joins, on_bottom = b.joins, b.on_bottom
+    while stack:
+        node = stack.pop()
+        if on_bottom[node]:
+            return RED
+        for other in joins[node]:
+            if colour[other] == red and not seen[other]:
+                seen[other] = 1
+                stack.append(other)
+    return BLUE
 
 
 class Tripen(Game):

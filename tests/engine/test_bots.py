@@ -8,7 +8,8 @@ import pytest
 
 import games
 from games import mcts
-from games.bots import GreedyPlayer, MctsPlayer, RandomPlayer, choose, player, winning_chances
+from games.bots import (LEVELS, TOP_LEVEL, GreedyPlayer, MctsPlayer, RandomPlayer, choose,
+                        level_description, level_name, player, winning_chances)
 
 # Small boards: every game played to the end in a few hundred milliseconds at level 1.
 SMALL = {"copolymer": {"size": 4}, "hadron": {"size": 5}, "tripen": {"size": 5},
@@ -117,13 +118,70 @@ def test_choose_is_repeatable_and_seeded():
     assert len({choose(state, 1, seed=s, time_limit=NO_CAP) for s in range(8)}) > 1
 
 
+def test_levels_rise_and_are_named_for_the_site():
+    assert sorted(LEVELS) == list(range(1, TOP_LEVEL + 1))
+    budgets = [LEVELS[level].simulations for level in sorted(LEVELS)]
+    assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
+    for level in LEVELS:
+        simulations, cap = LEVELS[level][:2]
+        assert (simulations, cap) == (LEVELS[level].simulations, LEVELS[level].cap)
+        assert level_name(level) and level_description(level).endswith(".")
+    assert len({level_name(level) for level in LEVELS}) == len(LEVELS)
+    assert LEVELS[TOP_LEVEL].cap <= 2.0
+
+
+def test_the_time_cap_cuts_a_search_short():
+    """A budget no machine gets through in a twentieth of a CPU second: the cap ends the
+    search (counted in CPU time), and the answer is still a legal action."""
+    state = games.get("tripen").new()
+    result = mcts.search(state, playouts=10 ** 9, rng=random.Random(1), time_limit=0.05)
+    assert 0 < result.playouts < 10 ** 9 and result.seconds >= 0.05
+    assert result.action in state.legal_actions()
+    bot = MctsPlayer(TOP_LEVEL, seed=1, time_limit=0.05)
+    assert bot.choose(state) in state.legal_actions()
+    assert bot.last.playouts < LEVELS[TOP_LEVEL].simulations and bot.last.seconds >= 0.05
+
+
+def test_a_settled_search_stops_early_with_the_answer_it_would_give():
+    """Near the end of a Hadron game one action soon leads: the search stops once no other
+    action can catch up in the budget left, and the whole budget, searched with the same
+    seed, answers the same."""
+    stopped = 0
+    for state in random_states("hadron", 3)[4:-2]:
+        if mcts.immediate_wins(state) or len(state.legal_actions()) < 2:
+            continue
+        result = mcts.search(state, playouts=5000, rng=random.Random(2))
+        visits = sorted(result.visits.values(), reverse=True)
+        if result.playouts < 5000:
+            stopped += 1
+            assert visits[0] - (visits[1] if len(visits) > 1 else 0) > 5000 - result.playouts
+            whole = mcts.search(state, playouts=5000, rng=random.Random(2), settle=False)
+            assert whole.playouts == 5000 and whole.action == result.action
+    assert stopped
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_games_against_the_bots_end_from_either_seat(name):
+    for seed in (1, 2):
+        for other in (RandomPlayer(seed), GreedyPlayer(seed)):
+            bots = [MctsPlayer(2, seed=seed, time_limit=NO_CAP), other]
+            if seed == 2:
+                bots.reverse()
+            state = games.get(name).new(**SMALL[name])
+            while not state.is_over:
+                action = bots[state.person_to_move].choose(state)
+                assert action in state.legal_actions()
+                state = state.play(action)
+            assert state.winner in (0, 1)
+
+
 def test_bad_requests():
     over = random_states("hadron", 1)[-1]
     for bot in (RandomPlayer(1), GreedyPlayer(1), MctsPlayer(1, 1)):
         with pytest.raises(ValueError, match="over"):
             bot.choose(over)
     with pytest.raises(ValueError, match="level"):
-        MctsPlayer(9)
+        MctsPlayer(TOP_LEVEL + 1)
     with pytest.raises(ValueError, match="no player"):
         player("mcts")
 
@@ -267,11 +325,45 @@ def test_arena_scores_by_seat_and_prints_a_row_per_pairing(capsys):
     assert all(score in (0.0, 1.0) for score in scores) and sum(scores) >= 3
     low, high = arena.wilson(8, 10)
     assert round(low, 2) == 0.49 and round(high, 2) == 0.94
-    assert arena.main(["hadron", "--games", "2", "--top", "1"]) == 0
+    assert arena.main(["hadron", "--games", "2", "--random-games", "2", "--top", "1"]) == 0
     out = capsys.readouterr().out
     assert "mcts1 vs random" in out and "mcts1 vs greedy" in out and "mcts1 thinking" in out
     assert arena.main(["hadron", "--games", "2", "--pair", "mcts1:mcts1-uct"]) == 0
     assert "mcts1 vs mcts1-uct" in capsys.readouterr().out
+
+
+def test_arena_keeps_results_and_a_rerun_plays_only_what_is_missing(tmp_path, capsys):
+    from games import arena
+    results = tmp_path / "arena.jsonl"
+    argv = ["hadron", "--top", "2", "--games", "2", "--random-games", "3",
+            "--results", str(results)]
+    assert arena.main(argv) == 0
+    first = capsys.readouterr().out
+    assert "0 games recorded, 7 to play" in first   # mcts2-mcts1 2, random 3, greedy 2
+    lines = results.read_text().splitlines()
+    assert len(lines) == 7
+    # A run stopped midway: the last game lost, the line before it torn.
+    results.write_text("\n".join(lines[:5]) + "\n" + lines[5][:20])
+    assert arena.main(argv) == 0
+    again = capsys.readouterr().out
+    assert "5 games recorded, 2 to play" in again
+    def scores_table(out):   # the score rows; thinking times differ from run to run
+        return [line for line in out.splitlines() if line.startswith("hadron") and " vs " in line]
+    assert scores_table(again) == scores_table(first) and len(scores_table(first)) == 3
+    # --report plays nothing, even for games the file lacks.
+    kept = results.read_text()
+    assert arena.main(argv[:3] + ["--games", "5"] + argv[5:] + ["--report"]) == 0
+    report = capsys.readouterr().out
+    assert "7 games recorded, 0 to play" in report and results.read_text() == kept
+    assert "mcts2 vs mcts1" in report
+    # Two processes play the same seeded games (level 1 and 2 searches are never cut).
+    parallel = tmp_path / "parallel.jsonl"
+    assert arena.main(argv[:-1] + [str(parallel), "--jobs", "2"]) == 0
+    def scores(path):
+        return sorted((r["a"], r["b"], r["index"], r["score"])
+                      for r in map(json.loads, path.read_text().splitlines() if path == parallel
+                                   else lines))
+    assert scores(parallel) == scores(results)
 
 
 def test_winning_chances_are_a_pair_that_sums_to_one_and_score_a_finished_game():
