@@ -67,9 +67,12 @@ class BotBackend(live_load.Backend):
     """live_load's backend, with the computer players' settings for its processes."""
 
     workers = 2
+    worker_cpus = None
 
     def env(self, kind, run_label):
         env = super().env(kind, run_label)
+        if self.worker_cpus is not None:
+            env["BOT_CPUS"] = self.worker_cpus
         env.update(BOT_EXHIBITION="0", BOT_EXHIBITION_PACE="0",
                    BOT_WORKERS=str(self.workers), BOT_JOBS="redis" if self.redis_url else "pool")
         return env
@@ -170,6 +173,9 @@ def main(argv=None):
                         help="seconds before measuring: the server's first sweep (BOT_SWEEP, 5 s) "
                              "starts the computers")
     parser.add_argument("--workers", type=int, default=2, help="BOT_WORKERS (2)")
+    parser.add_argument("--workers-apart", action="store_true",
+                        help="the workers on the load generator's core (BOT_CPUS), not the "
+                             "server's")
     parser.add_argument("--site", type=Path, default=HERE.parent)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -182,7 +188,10 @@ def main(argv=None):
     BotBackend.workers = args.workers
     signal.signal(signal.SIGTERM, live_load.terminate_on_signal)
     cores = live_load.pin_cores()
-    print(f"servers and workers on core {cores[0]}, load generator on core {cores[1]}"
+    if args.workers_apart and cores[1] is not None:
+        BotBackend.worker_cpus = str(cores[1])
+    print(f"servers on core {cores[0]}, load generator on core {cores[1]}, computer workers on "
+          f"core {BotBackend.worker_cpus or cores[0]}"
           if cores[0] is not None else "one core: nothing pinned", flush=True)
     scratch = Path(tempfile.mkdtemp(prefix="tessera-bot-load-"))
     bench = live_load.Bench(argparse.Namespace(warmup=args.warmup, duration=args.duration), cores)

@@ -9,7 +9,14 @@ logger = logging.getLogger(__name__)
 
 def lower_priority():
     """SCHED_IDLE where Linux offers it (the process runs only on CPU time nobody else wants),
-    else the highest niceness."""
+    else the highest niceness; and the CPUs of BOT_CPUS (e.g. "1" or "2,3"), if set, so that
+    an operator can keep the thinking off the servers' cores."""
+    cpus = os.environ.get("BOT_CPUS", "").strip()
+    if cpus:
+        try:
+            os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
+        except (AttributeError, OSError, ValueError):
+            logger.warning("could not keep the bot workers to the CPUs %s", cpus)
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         return "idle"
