@@ -86,13 +86,12 @@ def test_a_game_against_the_computer_over_redis_with_a_spectator_on_the_other_se
 
     async def scenario():
         watcher = LiveSocket(second, path, None, "spectator on the other server")
-        await watcher.open()
+        seen = list((await watcher.open())["actions"])
         end, actions = await play_to_the_end(first, path, session.cookie("sessionid"), name,
                                              spectator=False)
-        seen = []
         while len(seen) < len(actions):
             message = await watcher.receive(WAIT)
-            if message["type"] == "action":
+            if message["type"] == "action" and message["ply"] == len(seen):
                 seen.append(message["action"])
         await watcher.close()
         return end, actions, seen

@@ -71,6 +71,9 @@ async def play_to_the_end(server, path, cookie, name, spectator=True, seed=1):
             message = await next_of(me, "action", "end")
             if message["type"] == "end":
                 end = message["result"]
+            elif message["ply"] < len(actions):
+                # News of an action the snapshot already had (sent while the socket joined).
+                assert message["action"] == actions[message["ply"]], message
             else:
                 assert message["ply"] == len(actions), message
                 actions.append(message["action"])
@@ -78,7 +81,9 @@ async def play_to_the_end(server, path, cookie, name, spectator=True, seed=1):
                 end = message.get("result") or end
         if watcher:
             while len(seen) < len(actions):
-                seen.append((await next_of(watcher, "action"))["action"])
+                message = await next_of(watcher, "action")
+                if message["ply"] == len(seen):
+                    seen.append(message["action"])
             assert seen == actions
         return end, actions
     finally:
