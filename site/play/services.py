@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
+from bots.accounts import is_bot
 from live.sockets import Refusal
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
@@ -140,10 +141,12 @@ def received_at(game, now):
     return now
 
 
-def play(game_id, user, ply, action, now=None):
+def play(game_id, user, ply, action, now=None, takebacks=None):
     """Make `action` at `ply`. Returns the messages for the sender alone (a `repeat`); the
-    action itself is broadcast to the group."""
-    return change(game_id, user, _play, ply, action, now=now)
+    action itself is broadcast to the group. `takebacks`: the number of takebacks the mover
+    saw (a computer's answer, bots.moves): a different one means the position at `ply` is not
+    the one it thought about, and the action is refused as stale."""
+    return change(game_id, user, _play, ply, action, takebacks, now=now)
 
 
 def resign(game_id, user, ply, now=None):
@@ -186,8 +189,10 @@ def game_over(game):
 
 # -- the steps ---------------------------------------------------------------------------------
 
-def _play(game, me, now, ply, action):
+def _play(game, me, now, ply, action, takebacks=None):
     require_player(me)
+    if takebacks is not None and takebacks != game.takebacks:
+        raise stale(game)
     state = game.state()
     if ply < game.ply_count:
         return _repeat_or_stale(game, me, ply, state, action)
@@ -286,6 +291,9 @@ def _claim_victory(game, me, now, ply):
         raise PlayError("not_allowed", "only a realtime game can be claimed when the opponent "
                         "leaves; correspondence and untimed games wait for them")
     gone = 1 - me
+    if is_bot((game.player0_id, game.player1_id)[gone]):
+        raise PlayError("not_allowed", f"{game.username(gone)} is a computer: it never leaves "
+                        "a game, it only takes its time")
     if not game.both_moved:
         raise PlayError("not_allowed", "the game has not really started: it is aborted if "
                         f"{game.username(gone)} does not make a first move in time")

@@ -1,0 +1,23 @@
+from django.apps import AppConfig
+from django.conf import settings
+
+
+class BotsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "bots"
+    verbose_name = "Computer players and jobs"
+
+    def ready(self):
+        from bots import jobs, moves, pool  # noqa: F401 (moves: the bot_move job, its receiver)
+        from live import process
+
+        if jobs.mode() == "pool":
+            # On a thread of its own, never holding up the writers. With Redis the workers
+            # sweep (bots.queue): they have the CPU to spare, the servers have not.
+            process.every(settings.BOT_SWEEP, jobs.sweep, aside=True)
+            process.on_start(pool.start)
+            process.on_stop(pool.stop)
+        if settings.BOT_EXHIBITION:
+            from bots import services
+
+            process.every(settings.BOT_SWEEP, services.keep_an_exhibition, aside=True)
