@@ -156,6 +156,7 @@ INSTALLED_APPS = [
     "notifications",
     "dashboard",
     "talk",
+    "analysis",
     "frontend",
 ]
 
