@@ -9,7 +9,7 @@ The games are played by the computer players at level 1 (fast, but not random: r
 run longer or shorter than people's), then analysed position by position exactly as the job
 does (analysis.estimates.analyse). CPU seconds are the process's own, which is what a worker
 spends; wall seconds include whatever else the machine does. It also prints the cost of a
-hint (one level-3 search from a middle position). It prints figures; it is not a test.
+hint (one level-4 search from a middle position). It prints figures; it is not a test.
 """
 import argparse
 import statistics
@@ -44,7 +44,7 @@ def play(name, level, seed):
 
 def main():
     args = parse_args()
-    print(f"{'game':<10} {'plies':>12} {'CPU s/game':>16} {'wall s/game':>12} "
+    print(f"{'game':<10} {'plies':<18} {'CPU s/game':<20} {'wall s/game':>11} "
           f"{'CPU s/position':>15} {'max':>6} {'hint CPU s':>11}")
     for name in args.kinds:
         budget = estimates.BUDGETS[name]
@@ -66,13 +66,14 @@ def main():
                 cpu0 = time.process_time()
                 estimates.preferred_action(middle, seed=number)
                 hints.append(time.process_time() - cpu0)
-        print(f"{name:<10} {min(plies):>4}-{max(plies):<3} mean {statistics.mean(plies):>3.0f}"
+        print(f"{name:<10} {min(plies):>3}-{max(plies):<3} (mean {statistics.mean(plies):>3.0f})"
               f" {statistics.mean(cpu):>7.1f} (max {max(cpu):>5.1f})"
-              f" {statistics.mean(wall):>12.1f}"
+              f" {statistics.mean(wall):>13.1f}"
               f" {statistics.mean(per_position):>15.3f} {max(per_position):>6.2f}"
               f" {statistics.mean(hints) if hints else float('nan'):>11.2f}")
-    print(f"budgets: " + ", ".join(f"{name} {b.playouts} simulations (cap {b.seconds} s)"
-                                   for name, b in sorted(estimates.BUDGETS.items())))
+    print("budgets: " + ", ".join(f"{name} {b.playouts} simulations (cap {b.seconds} s)"
+                                  for name, b in sorted(estimates.BUDGETS.items()))
+          + f"; at most {estimates.GAME_SECONDS:.0f} s per game")
 
 
 if __name__ == "__main__":

@@ -32,17 +32,20 @@ class Budget:
 
 
 # Per game kind, chosen with bench/analysis_time.py so that a game of typical length on the
-# default board is analysed in well under a minute on one core (docs/design.md gives the
-# figures). The cap bounds the larger boards, where a simulation is longer.
+# default board is analysed in 10-30 s of one core (docs/design.md gives the figures); more
+# simulations make the estimates steadier, and so the marks fewer false alarms.
 BUDGETS = {
-    "colorful": Budget(playouts=400, seconds=0.5),
-    "copolymer": Budget(playouts=600, seconds=0.5),
-    "hadron": Budget(playouts=800, seconds=0.5),
-    "tripen": Budget(playouts=400, seconds=0.5),
+    "colorful": Budget(playouts=2000, seconds=1.0),
+    "copolymer": Budget(playouts=3000, seconds=1.0),
+    "hadron": Budget(playouts=6000, seconds=1.0),
+    "tripen": Budget(playouts=1500, seconds=1.0),
 }
+# A whole game's cap: on the larger boards (longer games, longer simulations) each position
+# gets its share of it, so no analysis keeps a worker much longer than this.
+GAME_SECONDS = 45.0
 
-# A hint is one search at the computer players' level 3 (1000 simulations), capped in time.
-HINT_LEVEL = 3
+# A hint is one search at the computer players' level 4 (4,000 simulations), capped in time.
+HINT_LEVEL = 4
 HINT_SECONDS = 3.0
 
 
@@ -78,11 +81,12 @@ def analyse(engine, options: dict, actions: list[str], budget: Budget, seed: int
     """The game `engine` with `options` played by `actions` (the stored record), position by
     position from ply `start` to the end: one Point each, as soon as it is computed (a
     worker that stopped half-way starts again where it stopped)."""
+    seconds = min(budget.seconds, GAME_SECONDS / (len(actions) + 1))
     before, state = None, engine.new(**options)
     for action in actions[:start]:
         before, state = state, state.play(action)
     for ply in range(start, len(actions) + 1):
-        chances = winning_chances(state, budget.playouts, seed_of(seed, ply), budget.seconds)
+        chances = winning_chances(state, budget.playouts, seed_of(seed, ply), seconds)
         yield Point(ply, (round(chances[0], 4), round(chances[1], 4)),
                     None if before is None else before.person_to_move,
                     before is not None and len(before.legal_actions()) == 1)

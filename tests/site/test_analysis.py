@@ -5,6 +5,7 @@ The jobs a request queues run after its commit in a worker; here the test runs t
 (analysis.jobs, for real, on small games), where a worker would.
 """
 import json
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -26,9 +27,16 @@ def hadron(alice, bob):
 
 @pytest.fixture
 def queued(django_capture_on_commit_callbacks):
-    """`with queued() as callbacks:` collects what the block leaves to run after its commit
-    without running it: the jobs it queued (one callback per job)."""
-    return lambda: django_capture_on_commit_callbacks(execute=False)
+    """`with queued() as jobs:` collects the jobs the block queues (left to run after its
+    commit, as submit does), without running them."""
+    @contextmanager
+    def capture():
+        found = []
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            yield found
+        found.extend(callback for callback in callbacks
+                     if callback.__module__ == services.submit.__module__)
+    return capture
 
 
 def ask(client, game, **fields):
@@ -163,15 +171,16 @@ def test_refusals_change_nothing(client, alice, bob, queued):
     missing = client.post("/game/999999/analysis.json", HTTP_ACCEPT="application/json")
     assert missing.status_code == 404 and missing.json()["error"] == "not_found"
     live = play_out(start(alice, bob, "copolymer", {"size": 4}), seed=3, stop_at=4)
+    aborted = start(alice, bob, "hadron", {"size": 5})
+    play_services.abort(aborted.pk, alice, 0)
     with queued() as callbacks:
         response = ask(client, live)
     assert response.status_code == 400 and response.json()["error"] == "not_finished"
-    aborted = start(alice, bob, "hadron", {"size": 5})
-    play_services.abort(aborted.pk, alice, 0)
-    response = ask(client, aborted)
+    with queued() as more:
+        response = ask(client, aborted)
     assert response.status_code == 400 and response.json()["error"] == "not_finished"
     assert "aborted" in response.json()["message"]
-    assert callbacks == [] and not Analysis.objects.exists()
+    assert callbacks == [] and more == [] and not Analysis.objects.exists()
     assert client.get(f"/game/{live.pk}/analysis.json").json()["status"] == "none"
     assert client.get("/game/999999/analysis.json").status_code == 404
     assert client.put(f"/game/{live.pk}/analysis.json").status_code == 405
@@ -241,7 +250,8 @@ def test_hint_refusals_change_nothing(client, alice, bob, hadron, queued):
         over = ask_hint(client, hadron, hadron.ply_count)
         beyond = ask_hint(client, hadron, hadron.ply_count + 1)
         garbled = ask_hint(client, hadron, "two")
-        live = play_out(start(alice, bob, "hadron", {"size": 5}), seed=5, stop_at=3)
+    live = play_out(start(alice, bob, "hadron", {"size": 5}), seed=5, stop_at=3)
+    with queued() as more:
         not_finished = ask_hint(client, live, 1)
     assert illegal.status_code == 400 and illegal.json()["error"] == "illegal"
     assert illegal.json()["action"] == taken and illegal.json()["index"] == 0
@@ -249,7 +259,7 @@ def test_hint_refusals_change_nothing(client, alice, bob, hadron, queued):
     assert beyond.status_code == 400 and beyond.json()["error"] == "bad_request"
     assert garbled.status_code == 400 and garbled.json()["error"] == "bad_request"
     assert not_finished.status_code == 400 and not_finished.json()["error"] == "not_finished"
-    assert callbacks == [] and not Hint.objects.exists()
+    assert callbacks == [] and more == [] and not Hint.objects.exists()
     assert state.legal_actions()  # the position at `ply` itself may be hinted
     assert ask_hint(client, hadron, ply).status_code == 202
 
