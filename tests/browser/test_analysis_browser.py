@@ -74,7 +74,7 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
     expect(page.locator("#analysis-request")).to_be_hidden()
     mark = page.locator(f'#analysis-chart .chart-mark.blunder[data-ply="{blunder}"]')
     expect(mark).to_be_visible()
-    expect(mark).to_have_text("??")
+    expect(mark.locator("text")).to_have_text("??")
     listed = page.locator(f'#analysis-marks .mark-button[data-ply="{blunder}"]')
     expect(listed).to_contain_text(f"{blunder}. {actions[blunder - 1]}??")
     expect(page.locator("#analysis-status")).to_contain_text(re.compile(r"\b[1-9]\d* blunders?\b"))
