@@ -7,6 +7,7 @@ for it, watches it come in, sees the graph with the blunder marked ("??"), click
 the board marks and names; playing the hinted move on the board explores it. The jobs run in
 the server's own workers (the embedded default).
 """
+import random
 import re
 
 import pytest
@@ -124,3 +125,40 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
     expect(visitor.locator(f'#analysis-chart .chart-mark[data-ply="{blunder}"]')).to_be_visible()
     shoot(visitor, screenshot_dir, "analysis-visitor")
 
+
+
+def test_a_tripen_hint_shows_the_token_in_its_pose(daphne_server, new_page, screenshot_dir):
+    server = daphne_server
+    name, options = "tripen", {"size": 5}
+    engine = games.get(name)
+    state = engine.new(**options)
+    rng = random.Random(3)
+    while state.ply < 6:
+        state = state.play(rng.choice([a for a in state.legal_actions() if a != "swap"]))
+    first, second, viewer = new_players(server, "trx", "try", "trv")
+    pk = int(server.shell(STORE.format(names=(first, second), game=name, options=options,
+                                       actions=list(state.actions))).split()[-1])
+    server.shell(f"from play import services\ngame = services.load({pk})\n"
+                 f"mover = game.players()[game.player_of(game.state().to_move)]\n"
+                 f"services.resign({pk}, mover, game.ply_count)")
+    page = new_page()
+    log_in(page, server, viewer)
+    page.goto(f"{server.url}/game/{pk}/?ply=4")
+    expect_ply(page, 4)
+    page.locator("#hint-request").click()
+    hint_text = page.locator("#hint-text")
+    expect(hint_text).to_contain_text("The engine would play")
+    suggestion = hint_text.text_content().removeprefix("The engine would play ").rstrip(".")
+    at_four = engine.replay(options, list(state.actions)[:4])
+    assert suggestion in at_four.legal_actions()
+    token = page.locator("#board .hint-token")
+    expect(token).to_have_count(1)
+    pose = at_four.to_dict()["board"]["poses"][suggestion]
+    drawn = [tuple(map(float, pair.split(","))) for pair in token.get_attribute("points").split()]
+    assert drawn == [pytest.approx(tuple(point), abs=1e-3) for point in pose]
+    page.locator("#board").scroll_into_view_if_needed()
+    shoot(page, screenshot_dir, "analysis-hint-tripen")
+    # Another position: the mark goes.
+    page.keyboard.press("ArrowLeft")
+    expect_ply(page, 3)
+    expect(token).to_have_count(0)
