@@ -3,9 +3,12 @@ of the server by default, in `manage.py bot_worker` processes at scale. A reques
 them (analysis.services).
 
 Each job reads what it is for from the database and writes its own results. Takes no lock:
-one job per analysis or hint is queued at a time (services), and should one be delivered
-twice, each ply's estimate is stored once (the unique (analysis, ply)) and a hint's answer is
-the same action, written twice.
+one job per analysis or hint is queued at a time (services; the job's `key` is the row's id,
+so the workers never hold it twice), and should one be delivered twice, each ply's estimate is
+stored once (the unique (analysis, ply)) and a hint's answer is the same action, written
+twice. A job lost with its worker (a killed process) is queued again by the workers' sweep
+(`pending`: every analysis and hint still queued or running), and an analysis goes on from
+the first ply not stored.
 """
 import logging
 
@@ -23,7 +26,17 @@ def touch(model, pk, **fields):
     model.objects.filter(pk=pk).update(updated_at=timezone.now(), **fields)
 
 
-@job("analysis")
+def pending_analyses():
+    return [{"analysis": pk} for pk in Analysis.objects.filter(
+        status__in=(Job.QUEUED, Job.RUNNING)).values_list("pk", flat=True)]
+
+
+def pending_hints():
+    return [{"hint": pk} for pk in Hint.objects.filter(
+        status__in=(Job.QUEUED, Job.RUNNING)).values_list("pk", flat=True)]
+
+
+@job("analysis", key=lambda payload: str(payload["analysis"]), pending=pending_analyses)
 def analyse(payload):
     """The winning chances at every ply of an analysis's game, stored ply by ply as they are
     computed (each its own commit, so the replay page shows the progress), from the first
@@ -49,7 +62,7 @@ def analyse(payload):
     touch(Analysis, analysis.pk, status=Job.DONE)
 
 
-@job("hint")
+@job("hint", key=lambda payload: str(payload["hint"]), pending=pending_hints)
 def hint(payload):
     """The engine's preferred action in a hint's position (the game's ply and the explored
     line, checked when it was asked for)."""

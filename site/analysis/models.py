@@ -49,6 +49,9 @@ class Analysis(Job):
         indexes = [
             # The rate limit: one person's latest requests.
             models.Index(fields=["requested_by", "-created_at"], name="analysis_requested"),
+            # The workers' sweep (analysis.jobs.pending_analyses), every few seconds.
+            models.Index(fields=["status"], name="analysis_pending",
+                         condition=models.Q(status__in=["queued", "running"])),
         ]
 
     def __str__(self):
@@ -95,6 +98,8 @@ class Hint(Job):
         ]
         indexes = [
             models.Index(fields=["requested_by", "-created_at"], name="analysis_hint_requested"),
+            models.Index(fields=["status"], name="analysis_hint_pending",
+                         condition=models.Q(status__in=["queued", "running"])),
         ]
 
     def __str__(self):

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 JOBS = {}
 
 
-def job(kind):
+def job(kind, **options):   # key=, pending=: bots.jobs's healing, not imitated here
     def register(function):
         JOBS[kind] = function
         return function

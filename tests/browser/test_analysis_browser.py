@@ -123,7 +123,7 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
     visitor.reload()
     expect(visitor.locator("#analysis")).to_have_attribute("data-status", "done")
     expect(visitor.locator(f'#analysis-chart .chart-mark[data-ply="{blunder}"]')).to_be_visible()
-    shoot(visitor, screenshot_dir, "analysis-visitor")
+    shoot(visitor, screenshot_dir, "analysis-visitor", full_page=True)
 
 
 
