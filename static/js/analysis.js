@@ -40,6 +40,15 @@ export class AnalysisPanel {
     });
     this.drawAnalysis();
     this.follow();
+    // The graph is drawn at its width on screen: again when that changes.
+    let drawnWidth = 0;
+    new ResizeObserver(() => {
+      const width = Math.round(this.chart.getBoundingClientRect().width);
+      if (width && width !== drawnWidth && this.data.positions.length) {
+        drawnWidth = width;
+        this.drawAnalysis();
+      }
+    }).observe(this.chart);
   }
 
   get game() {

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 import games
 from games.mcts import immediate_wins
 from tests.blundered import blundered_game
-from tests.browser.helpers import click_cell, log_in, new_players, shoot
+from tests.browser.helpers import PHONE, click_cell, log_in, new_players, shoot, shoot_both
 
 pytestmark = pytest.mark.browser
 
@@ -124,6 +124,9 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
     expect(visitor.locator("#analysis")).to_have_attribute("data-status", "done")
     expect(visitor.locator(f'#analysis-chart .chart-mark[data-ply="{blunder}"]')).to_be_visible()
     shoot(visitor, screenshot_dir, "analysis-visitor", full_page=True)
+    visitor.set_viewport_size(PHONE)
+    expect(visitor.locator("#analysis-chart")).to_be_visible()
+    shoot_both(visitor, screenshot_dir, "analysis-phone", full_page=True)
 
 
 

@@ -5,11 +5,19 @@
 // to that ply.
 import { el, round } from "../boards/svg.js";
 
-const WIDTH = 600;
+// One unit is one CSS pixel at the graph's width on screen (the page redraws it when that
+// changes), so the marks and names keep their size on a phone as on a desktop.
+const DEFAULT_WIDTH = 600;
 const HEIGHT = 120;
 const PAD = 8; // room above and below for the marks' circles
 
+function widthOf(svg) {
+  return Math.round(svg.getBoundingClientRect().width) || DEFAULT_WIDTH;
+}
+
 export function drawChart(svg, { positions, plies, marks, at, names }, onPly) {
+  const WIDTH = widthOf(svg);
+  svg.dataset.width = String(WIDTH);
   svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
   svg.replaceChildren();
   const span = Math.max(plies, 1);
@@ -70,7 +78,8 @@ export function drawChart(svg, { positions, plies, marks, at, names }, onPly) {
 export function moveCursor(svg, { plies, at }) {
   const cursor = svg.querySelector(".chart-cursor");
   if (!cursor) return;
-  const position = String(round((at / Math.max(plies, 1)) * WIDTH));
+  const width = Number(svg.dataset.width) || DEFAULT_WIDTH;
+  const position = String(round((at / Math.max(plies, 1)) * width));
   cursor.setAttribute("x1", position);
   cursor.setAttribute("x2", position);
   cursor.dataset.ply = String(at);
