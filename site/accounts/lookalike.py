@@ -15,6 +15,7 @@ each character becomes the ASCII letter or digit it can be taken for, one for on
 names of the same length are compared), and case is ignored, as everywhere in usernames.
 """
 import functools
+import re
 import unicodedata
 
 from confusable_homoglyphs import categories, confusables
@@ -62,10 +63,18 @@ def scripts_of(name):
     return categories.unique_aliases(name) - {"COMMON"}
 
 
+# The computer players' accounts (bots.accounts): their names mark them, so nobody may take one.
+COMPUTER_NAMES = re.compile(r"computer\W*level", re.IGNORECASE)
+
+
 def check_new_username(name, exclude_pk=None):
     """Raise ValidationError, saying why, if `name` is taken in another case, mixes scripts or
     looks like an existing player's name (other than the account `exclude_pk`, being renamed)."""
     users = get_user_model().objects.exclude(pk=exclude_pk)
+    if COMPUTER_NAMES.match(name):
+        raise ValidationError(
+            "Names that start with “computer-level” belong to the site's computer players.",
+            code="computer_username")
     taken = users.filter(username__iexact=name).first()
     if taken is not None:
         raise ValidationError(

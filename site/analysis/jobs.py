@@ -17,7 +17,7 @@ from django.utils import timezone
 from analysis import estimates
 from analysis.models import Analysis, Estimate, Hint, Job
 from archive import positions
-from analysis.workers import job
+from bots.jobs import job
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,8 @@ from play.models import Game
 
 
 class Job(models.Model):
-    """What the analysis and the hint have in common: who asked, when, and how far it got.
-    `updated_at` moves with every step a worker stores, so a job whose worker died is seen to
-    have stopped (analysis.services.STALE) and may be asked for again."""
+    """What the analysis and the hint have in common: who asked, when, and how far it got
+    (`updated_at` moves with every step a worker stores)."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]

@@ -5,8 +5,9 @@ commit: a request never runs the engine.
 
 Who may ask: a signed-in person, for a finished game, a few times per hour (analyses) or per
 minute (hints). Anyone may read what is stored. A request for an analysis or a hint that is
-already queued, running or done starts nothing: it answers with what there is. A job whose
-worker stopped (nothing stored for STALE) or that failed may be asked for again.
+already queued, running or done starts nothing: it answers with what there is. A job that
+failed may be asked for again; one lost with its worker is queued again by the workers' sweep
+(analysis.jobs, `pending`), nobody needs to ask.
 
 Locks: none. Two requests for one game's analysis racing (two processes) create one row (the
 unique game) and queue one job; a stopped job is taken over by a conditional UPDATE that only
@@ -21,15 +22,13 @@ from django.utils import timezone
 
 from analysis import estimates
 from analysis.models import Analysis, Hint, Job, hint_key
-from analysis.workers import submit
 from archive import positions
+from bots.jobs import submit
 from play.models import Game
 
 # The rate limits per person: (requests, window).
 ANALYSES = (5, timedelta(hours=1))
 HINTS = (6, timedelta(minutes=1))
-# A job with nothing stored for this long has lost its worker (a restart, a crash).
-STALE = timedelta(minutes=5)
 
 
 class Refusal(Exception):
@@ -84,9 +83,9 @@ def in_words(span):
     return f"{seconds} s"
 
 
-def wants_work(job, now):
-    """Whether a stored job should be queued again: it failed, or its worker stopped."""
-    return job.status == Job.FAILED or (job.is_pending and job.updated_at < now - STALE)
+def wants_work(job):
+    """Whether a stored job should be queued again on request: it failed."""
+    return job.status == Job.FAILED
 
 
 def do_requeue(job, user, now):
@@ -112,7 +111,7 @@ def check_request_analysis(game_id, user, now):
     check_signed_in(user, "a computer analysis")
     game = check_game(game_id)
     analysis = analysis_of(game)
-    if analysis is None or wants_work(analysis, now):
+    if analysis is None or wants_work(analysis):
         check_rate(Analysis, user, now, ANALYSES, "analyses")
     return game, analysis
 
@@ -129,7 +128,7 @@ def do_request_analysis(game, user, analysis, now):
             return analysis, True
         except IntegrityError:      # another request created it a moment ago
             return analysis_of(game), False
-    if wants_work(analysis, now):
+    if wants_work(analysis):
         return analysis, do_requeue(analysis, user, now)
     return analysis, False
 
@@ -183,7 +182,7 @@ def check_request_hint(game_id, user, ply, moves, now):
     game = check_game(game_id)
     check_position(game, ply, moves)
     hint = hint_of(game, ply, moves)
-    if hint is None or wants_work(hint, now):
+    if hint is None or wants_work(hint):
         check_rate(Hint, user, now, HINTS, "hints")
     return game, hint
 
@@ -198,7 +197,7 @@ def do_request_hint(game, user, ply, moves, hint, now):
             return hint, True
         except IntegrityError:
             return hint_of(game, ply, moves), False
-    if wants_work(hint, now):
+    if wants_work(hint):
         return hint, do_requeue(hint, user, now)
     return hint, False
 

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from archive.forms import VARIANT_GAME
+from bots.services import archive_filter as exhibition_condition
 from play.models import Game
 from ratings.display import prefetch
 
@@ -25,7 +26,9 @@ def day_start(date):
 
 
 def finished_games():
-    return Game.objects.filter(status=Game.FINISHED)
+    """Finished games, but not the computers' exhibition games (bots.services): nobody
+    played them."""
+    return Game.objects.filter(status=Game.FINISHED).exclude(exhibition_condition())
 
 
 def matching(filters):

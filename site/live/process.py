@@ -10,6 +10,8 @@ Apps register their jobs when Django loads them (AppConfig.ready):
                                        (mail) that must never hold up the writers
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
                                        transaction of the first process after an outage
+    process.on_start(hook)             hook(loop) once the process serves (bots.pool: the
+    process.on_stop(hook)              workers it owns); hook() when it stops
 
 start() is called once the event loop runs: by tessera.asgi when Daphne's reactor starts (or on
 the first request under another ASGI server). Nothing starts in management commands or tests
@@ -36,6 +38,8 @@ logger = logging.getLogger(__name__)
 
 _jobs = []  # (seconds, job)
 _outage_hooks = []
+_start_hooks = []
+_stop_hooks = []
 _state = {"name": None, "tasks": [], "started": False}
 
 
@@ -45,6 +49,14 @@ def every(seconds, job, aside=False):
 
 def on_outage(hook):
     _outage_hooks.append(hook)
+
+
+def on_start(hook):
+    _start_hooks.append(hook)
+
+
+def on_stop(hook):
+    _stop_hooks.append(hook)
 
 
 def heartbeat():
@@ -84,6 +96,8 @@ def start(loop=None):
     settle_the_collector()
     loop = loop or asyncio.get_running_loop()
     _state["name"] = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+    for hook in _start_hooks:
+        hook(loop)
     loop.create_task(_begin())
 
 
@@ -199,6 +213,11 @@ def stop():
     for task in _state["tasks"]:
         task.cancel()
     _state["tasks"] = []
+    for hook in _stop_hooks:
+        try:
+            hook()
+        except Exception:
+            logger.exception("could not stop %s", getattr(hook, "__qualname__", hook))
     names = registry.names_by_kind(registry.by_kind())
     return asyncio.ensure_future(_goodbye(names))
 

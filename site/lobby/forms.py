@@ -11,6 +11,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 import games
+from accounts.models import Profile
 from lobby.models import RATING_RANGES, Side
 from play.clock import TimeControl
 from play.labels import game_titles, options_text
@@ -194,6 +195,10 @@ class ChallengeForm(ProposalForm):
             raise forms.ValidationError(f"There is no player called “{name}”.")
         if self.challenger is not None and opponent.pk == self.challenger.pk:
             raise forms.ValidationError("You cannot challenge yourself.")
+        if Profile.objects.filter(user=opponent, is_bot=True).exists():
+            # A computer answers no challenge: its games start from "Play the computer".
+            raise forms.ValidationError(
+                f"{opponent.username} is a computer: play it with “Play the computer”.")
         return opponent
 
     def proposal(self) -> dict:

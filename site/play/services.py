@@ -140,10 +140,12 @@ def received_at(game, now):
     return now
 
 
-def play(game_id, user, ply, action, now=None):
+def play(game_id, user, ply, action, now=None, takebacks=None):
     """Make `action` at `ply`. Returns the messages for the sender alone (a `repeat`); the
-    action itself is broadcast to the group."""
-    return change(game_id, user, _play, ply, action, now=now)
+    action itself is broadcast to the group. `takebacks`: the number of takebacks the mover
+    saw (a computer's answer, bots.moves): a different one means the position at `ply` is not
+    the one it thought about, and the action is refused as stale."""
+    return change(game_id, user, _play, ply, action, takebacks, now=now)
 
 
 def resign(game_id, user, ply, now=None):
@@ -186,8 +188,10 @@ def game_over(game):
 
 # -- the steps ---------------------------------------------------------------------------------
 
-def _play(game, me, now, ply, action):
+def _play(game, me, now, ply, action, takebacks=None):
     require_player(me)
+    if takebacks is not None and takebacks != game.takebacks:
+        raise stale(game)
     state = game.state()
     if ply < game.ply_count:
         return _repeat_or_stale(game, me, ply, state, action)

@@ -158,6 +158,8 @@ INSTALLED_APPS = [
     "talk",
     "analysis",
     "frontend",
+    # Computer players and the worker processes that run jobs (docs/design.md).
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -285,6 +287,25 @@ LIVE_FLOOD_CLOSE = env_number("LIVE_FLOOD_CLOSE", 200)
 # Open sockets per logged-in user and per client address, in one server process.
 LIVE_SOCKETS_PER_USER = env_number("LIVE_SOCKETS_PER_USER", 30)
 LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
+
+# Jobs run outside the server's event loop and request threads (bots.jobs): "pool", worker
+# processes owned by each server (the embedded default); "redis", a queue in Redis served by
+# `manage.py bot_worker` processes (the default with REDIS_URL); "eager", in the submitting
+# process at once (the site tests).
+BOT_JOBS = os.environ.get("BOT_JOBS", "").strip() or ("redis" if REDIS_URL else "pool")
+# Worker processes of a server's pool (pool mode).
+BOT_WORKERS = env_number("BOT_WORKERS", 2)
+# Seconds between sweeps for jobs that should be in work and are not (a killed worker's).
+BOT_SWEEP = env_number("BOT_SWEEP", 5, float)
+# Redis mode: seconds a running job's lease lasts without renewal (a killed worker's job is
+# retried after it), and how long a queued job may wait before it is queued again.
+BOT_LEASE = env_number("BOT_LEASE", 10, float)
+BOT_QUEUED_LEASE = env_number("BOT_QUEUED_LEASE", 120)
+# A computer-against-computer game always on, so the Watch page is never empty: on by default
+# in development (DEBUG), off otherwise (and in the tests).
+BOT_EXHIBITION = env_flag("BOT_EXHIBITION", DEBUG)
+# Seconds at least between two actions of a game between computers, for the people watching.
+BOT_EXHIBITION_PACE = env_number("BOT_EXHIBITION_PACE", 1.5, float)
 
 # The opt-in mails waiting to go out are sent this often (notifications.mail.send_pending).
 MAIL_EVERY = env_number("MAIL_EVERY", 60, float)

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("rules/", include("rules.urls")),
     path("", include("play.urls")),
+    path("play/computer/", include("bots.urls")),
     path("play/", include("lobby.urls")),
     path("watch/", include("watch.urls")),
     path("", include("archive.urls")),

@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from boards import svg
+from bots.services import is_exhibition
 from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
@@ -94,6 +95,8 @@ def row_of(game, now=None):
         "thumbnail": picture(game),
         "clocks": clocks,
         "watchers": watchers,
+        # Two computers playing for the page (bots.services): shown as such.
+        "exhibition": is_exhibition(game),
     }
 
 

@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 
 from analysis import estimates, jobs, services
+from bots import jobs as bot_jobs
 from analysis.models import Analysis, Estimate, Hint, Job
 from play import services as play_services
 from tests.blundered import blundered_game
@@ -145,25 +146,38 @@ def test_progress_is_visible_while_the_job_runs(client, alice, hadron):
     assert len(answer["positions"]) == hadron.ply_count + 1
 
 
-def test_a_stopped_or_failed_job_may_be_asked_for_again(client, alice, bob, hadron, queued):
+def test_a_failed_job_may_be_asked_for_again(client, alice, bob, hadron, queued):
     client.force_login(alice)
     ask(client, hadron)
     analysis = Analysis.objects.get(game=hadron)
-    # Running, but nothing stored lately: its worker stopped.
-    Analysis.objects.filter(pk=analysis.pk).update(
-        status=Job.RUNNING, updated_at=timezone.now() - services.STALE - timedelta(seconds=1))
+    Analysis.objects.filter(pk=analysis.pk).update(status=Job.FAILED, error="no worker")
+    assert client.get(f"/game/{hadron.pk}/analysis.json").json()["error"] == "no worker"
     client.force_login(bob)
     with queued() as callbacks:
         response = ask(client, hadron)
     assert response.status_code == 202 and response.json()["status"] == "queued"
+    assert response.json()["error"] == ""
     assert len(callbacks) == 1
     analysis.refresh_from_db()
     assert analysis.requested_by == bob
-    Analysis.objects.filter(pk=analysis.pk).update(status=Job.FAILED, error="no worker")
-    assert client.get(f"/game/{hadron.pk}/analysis.json").json()["error"] == "no worker"
+
+
+def test_a_job_lost_with_its_worker_is_taken_up_by_the_sweep(client, alice, hadron, queued):
+    """Nobody asks again: the workers' sweep (bots.jobs.sweep, eager in these tests: it runs
+    the job in line) queues what is still pending, and the job goes on where it stopped."""
+    client.force_login(alice)
+    ask(client, hadron)
+    analysis = Analysis.objects.get(game=hadron)
+    Analysis.objects.filter(pk=analysis.pk).update(status=Job.RUNNING)
+    Estimate.objects.create(analysis=analysis, ply=0, chance0=0.123)
     with queued() as callbacks:
-        assert ask(client, hadron).status_code == 202
-    assert len(callbacks) == 1
+        assert ask(client, hadron).status_code == 200   # running: nothing new
+    assert callbacks == []
+    bot_jobs.sweep()
+    answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
+    assert answer["status"] == "done"
+    assert len(answer["positions"]) == hadron.ply_count + 1
+    assert answer["positions"][0]["chances"][0] == 0.123   # kept, not recomputed
 
 
 def test_refusals_change_nothing(client, alice, bob, queued):

@@ -1,0 +1,214 @@
+"""Do the computer players slow the site? People's move round trips with no computer game and
+with 20 computer games thinking at once, on the same servers.
+
+    python bench/bot_load.py                                   # embedded default (sqlite)
+    python bench/bot_load.py --games 50 --think 1 --bots 20 --duration 20
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/5 \\
+        python bench/bot_load.py --backends sqlite,pg1
+
+The people's load is bench/live_load.py's (bench/loadgen.py): `--games` Hadron 7x7 games, two
+players and two spectators a game, one websocket each, a move every `--think` seconds per game.
+A move's round trip is the time from the mover sending it to its broadcast reaching the mover
+(and the opponent, the spectators). Each backend is measured twice on fresh servers: with no
+computer game, then with `--bots` games between two computers (levels 2 and 3, Tripen 13x13
+and Colorful 7, paced at nothing) that think all the time: each of them always has its next
+move queued or in work.
+
+Backends: `sqlite`, the embedded default: one Daphne process whose own pool of worker
+processes (BOT_WORKERS, 2) thinks; `pg1`: one Daphne process on PostgreSQL + Redis, and
+BOT_WORKERS `manage.py bot_worker` processes. The server (and its workers, which inherit or
+are given the same core) are pinned to the first allowed core, the load generator to the
+second: the workers, at the lowest CPU priority, compete with the server for its own core,
+the hard case. It prints figures; it is not a test.
+"""
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+import live_load  # noqa: E402
+import loadgen  # noqa: E402
+
+BOT_SETUP = """
+import json, sys
+from bots.accounts import bot_for
+from play.clock import TimeControl
+from play.services import start_game
+first, second = bot_for(2), bot_for(3)
+boards = [("tripen", {"size": 13}), ("colorful", {"size": 7})]
+made = []
+for n in range(int(sys.argv[-1])):
+    game, options = boards[n % len(boards)]
+    made.append(start_game(game=game, options=options, players=(first, second) if n % 2 else
+                           (second, first), time_control=TimeControl("untimed")).pk)
+print(json.dumps(made))
+"""
+
+BOT_ACTIONS = """
+import sys
+from bots.accounts import bot_ids
+from play.models import Action
+bots = bot_ids()
+print(Action.objects.filter(game__player0_id__in=bots, game__player1_id__in=bots).count())
+"""
+
+
+class BotBackend(live_load.Backend):
+    """live_load's backend, with the computer players' settings for its processes."""
+
+    workers = 2
+
+    def env(self, kind, run_label):
+        env = super().env(kind, run_label)
+        env.update(BOT_EXHIBITION="0", BOT_EXHIBITION_PACE="0", BOT_SWEEP="1",
+                   BOT_WORKERS=str(self.workers), BOT_JOBS="redis" if self.redis_url else "pool")
+        return env
+
+    def python(self, code, label, *args):
+        result = subprocess.run([sys.executable, "-c", "import django, os; os.environ.setdefault("
+                                 "'DJANGO_SETTINGS_MODULE', 'tessera.settings'); django.setup()\n"
+                                 + code, *map(str, args)], cwd=self.site,
+                                env=self.env("tessera", label), check=True, capture_output=True,
+                                text=True, timeout=600)
+        return result.stdout.strip().splitlines()[-1]
+
+
+class BotWorkers:
+    """`manage.py bot_worker` processes (pg1), on `core`."""
+
+    def __init__(self, backend, count, core, label):
+        argv = [sys.executable, "manage.py", "bot_worker", "-v", "0"]
+        if core is not None and shutil.which("taskset"):
+            argv = ["taskset", "-c", str(core)] + argv
+        self.processes = []
+        for n in range(count):
+            with open(backend.scratch / f"{label}-worker{n}.log", "ab") as log:
+                self.processes.append(subprocess.Popen(
+                    argv, cwd=backend.site, env=backend.env("tessera", label), stdout=log,
+                    stderr=subprocess.STDOUT, preexec_fn=live_load.die_with_parent))
+
+    def stop(self):
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def measure(args, backend, bench, bots, label):
+    run = {"name": label, "kind": "paced", "games": args.games, "think": args.think}
+    per_slot = live_load.games_per_slot(run, "tessera", args.warmup, args.duration)
+    made = bench.tessera_setup(backend, run, label, per_slot)
+    slots = [loadgen.Slot(rooms=s["games"], moves=[bench.next_moves() for _ in s["games"]],
+                          sessions=tuple(s["sessions"])) for s in made["slots"]]
+    if bots:
+        backend.python(BOT_SETUP, label, bots)
+    servers = bench.start_servers(backend, "tessera", label)
+    workers = BotWorkers(backend, backend.workers, bench.server_core, label) \
+        if bots and backend.redis_url else None
+    try:
+        before, since = int(backend.python(BOT_ACTIONS, label)), time.monotonic()
+        target = loadgen.Target("tessera", [s.url for s in servers])
+        stats, measured = asyncio.run(loadgen.run_load(
+            target, slots, args.think, args.warmup, args.duration, live_load.sampler(servers)))
+        after = int(backend.python(BOT_ACTIONS, label))
+        figures = loadgen.summary(stats, measured, args.games / args.think, args.duration)
+        # The computers' actions stored a second, from just before the load to just after.
+        figures["bot_actions"] = (after - before) / (time.monotonic() - since)
+        return figures
+    finally:
+        if workers:
+            workers.stop()
+        for server in servers:
+            server.stop()
+
+
+def text(figures):
+    return "/".join(f"{figures[k]:.1f}" for k in ("p50", "p90", "p99")) if figures else "-"
+
+
+def print_table(rows, args):
+    print(f"\nPeople's moves: {args.games} Hadron 7x7 games, a move every {args.think:g} s per "
+          f"game, {args.duration:g} s measured after {args.warmup:g} s; round trip send -> "
+          f"broadcast, ms p50/p90/p99. Computer games: between levels 2 and 3, thinking "
+          f"without pause.")
+    print(f"{'backend':8} {'computer games':>14} {'carried/s':>9} {'mover':>18} "
+          f"{'opponent':>18} {'spectators':>18} {'bot acts/s':>11} {'p99 ratio':>9} errors")
+    for backend, bots, f in rows:
+        base = next(r[2] for r in rows if r[0] == backend and r[1] == 0)
+        ratio = (f["latency"]["mover"]["p99"] / base["latency"]["mover"]["p99"]
+                 if f["latency"]["mover"] and base["latency"]["mover"] else None)
+        print(f"{backend:8} {bots:>14} {f['carried']:9.1f} {text(f['latency']['mover']):>18} "
+              f"{text(f['latency']['opponent']):>18} {text(f['latency']['spectator']):>18} "
+              f"{f['bot_actions']:>11.1f} {(f'{ratio:.2f}' if ratio else '-'):>9} "
+              f"{sum(f['errors'].values()) + f['stuck']}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backends", default=None, help="sqlite,pg1 (default: sqlite, and pg1 "
+                        "with DATABASE_URL and REDIS_URL)")
+    parser.add_argument("--games", type=int, default=50, help="people's games (50)")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between a game's moves")
+    parser.add_argument("--bots", type=int, default=20, help="computer games thinking (20)")
+    parser.add_argument("--duration", type=float, default=20)
+    parser.add_argument("--warmup", type=float, default=6,
+                        help="seconds before measuring: the computers' first sweep comes within 1")
+    parser.add_argument("--workers", type=int, default=2, help="BOT_WORKERS (2)")
+    parser.add_argument("--site", type=Path, default=HERE.parent)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    with_pg = (os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+               and os.environ.get("REDIS_URL"))
+    names = (args.backends or ("sqlite,pg1" if with_pg else "sqlite")).split(",")
+    for name in names:
+        if name not in ("sqlite", "pg1") or (name == "pg1" and not with_pg):
+            raise SystemExit(f"backend {name!r}: sqlite, or pg1 with DATABASE_URL and REDIS_URL")
+    BotBackend.workers = args.workers
+    signal.signal(signal.SIGTERM, live_load.terminate_on_signal)
+    cores = live_load.pin_cores()
+    print(f"servers and workers on core {cores[0]}, load generator on core {cores[1]}"
+          if cores[0] is not None else "one core: nothing pinned", flush=True)
+    scratch = Path(tempfile.mkdtemp(prefix="tessera-bot-load-"))
+    bench = live_load.Bench(argparse.Namespace(warmup=args.warmup, duration=args.duration), cores)
+    rows, backends = [], []
+    try:
+        for name in names:
+            backend = BotBackend(name, args.site.resolve(), scratch)
+            backends.append(backend)
+            backend.migrate()
+            for bots in (0, args.bots):
+                started = time.monotonic()
+                rows.append((name, bots, measure(args, backend, bench, bots, f"b{bots}")))
+                print(f"  {name} with {bots} computer games: {time.monotonic() - started:.0f} s",
+                      file=sys.stderr, flush=True)
+        print_table(rows, args)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1))
+    finally:
+        for server in list(live_load.LIVE_SERVERS):
+            server.stop()
+        for backend in backends:
+            backend.cleanup()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)

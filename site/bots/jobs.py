@@ -1,0 +1,173 @@
+"""Work that runs in worker processes: never on the server's event loop, never in a request
+thread. The computer players' thinking is one kind of job; analysis is another.
+
+    from bots.jobs import job, submit
+
+    @job("analysis")                      # registers the kind when its module is imported
+    def analyse(payload: dict) -> None:   # runs in a worker process, Django set up, database
+        ...                               # at hand; writes its own results
+
+    submit("analysis", {"analysis": 42})  # from sync code: queued once the transaction commits
+
+Modules holding jobs are named `jobs` (or imported by one): every worker imports each app's
+`jobs` module (autodiscover_modules, like `admin`), so a kind is known wherever it runs.
+
+A job's function must not talk to the channel layer: in the embedded default the worker is a
+separate process and the in-memory layer does not reach the sockets. What must be told comes
+back as the function's return value (JSON-able) and goes to `then(payload, result)`, which
+runs where the channel layer reaches: in the server process (on a database thread, with an
+outbox, in `lane(payload)` when given: e.g. a game's lane for a move), or in the Redis
+worker itself (its news goes through Redis).
+
+Where jobs run (settings.BOT_JOBS):
+
+* "pool" (default without REDIS_URL): a few spawned worker processes at the lowest CPU
+  priority, owned by the serving process (bots.pool). A process that does not serve (a
+  management command) has no pool: what it submits is left to the kinds' sweeps.
+* "redis" (default with REDIS_URL): a Redis list; `manage.py bot_worker` processes take jobs
+  from it, run them and their `then` (bots.queue).
+* "eager": at once, in the submitting process (site tests: `then` runs in line).
+
+Healing: a kind may declare `pending()`, the payloads that should be in work now (e.g. the
+games where a computer is to move). Every serving process and every bot_worker resubmits them
+every BOT_SWEEP seconds; a job already queued or running is not queued twice (its `key`
+names it: while the pool runs it, while Redis holds its lease). So a job lost with a killed
+worker runs again, and `then` must be idempotent against a stale result: the bots' `then`
+applies a move only if the game is still at the ply it was asked about.
+"""
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+MODES = ("pool", "redis", "eager")
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    run: Callable[[dict], object]
+    key: Callable[[dict], str] | None = None
+    then: Callable[[dict, object], None] | None = None
+    lane: Callable[[dict], tuple] | None = None
+    pending: Callable[[], list] | None = None
+
+    def identity(self, payload):
+        """Names the job: two submissions with one identity run once at a time."""
+        if self.key is not None:
+            return f"{self.name}:{self.key(payload)}"
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+        return f"{self.name}:{hashlib.sha1(text.encode()).hexdigest()}"
+
+
+_kinds = {}
+_discovered = {"done": False}
+
+
+def job(kind, *, key=None, then=None, lane=None, pending=None):
+    """Register the decorated function as the job `kind` (see the module's docstring)."""
+    def register(fn):
+        known = _kinds.get(kind)
+        if known is not None and (known.run.__module__, known.run.__qualname__) != (
+                fn.__module__, fn.__qualname__):
+            raise ValueError(f"two jobs are called {kind!r}: {known.run.__qualname__} and "
+                             f"{fn.__qualname__}")
+        _kinds[kind] = Kind(kind, fn, key, then, lane, pending)
+        return fn
+    return register
+
+
+def discover():
+    """Import every app's `jobs` module, once, so that every kind is registered."""
+    if not _discovered["done"]:
+        from django.utils.module_loading import autodiscover_modules
+
+        autodiscover_modules("jobs")
+        _discovered["done"] = True
+
+
+def kind_of(name):
+    discover()
+    try:
+        return _kinds[name]
+    except KeyError:
+        raise ValueError(f"no job is called {name!r}") from None
+
+
+def kinds():
+    discover()
+    return list(_kinds.values())
+
+
+def mode():
+    chosen = settings.BOT_JOBS
+    if chosen not in MODES:
+        raise ValueError(f"BOT_JOBS is one of {', '.join(MODES)}, not {chosen!r}")
+    return chosen
+
+
+def submit(kind, payload):
+    """Queue the job once the current transaction commits (at once outside one). The payload
+    must be JSON: it crosses processes."""
+    found = kind_of(kind)
+    json.dumps(payload)  # a payload that cannot cross fails here, in the caller
+    transaction.on_commit(lambda: enqueue(found, payload))
+
+
+def enqueue(kind, payload):
+    """Hand the job to this process's backend now (no transaction to wait for)."""
+    chosen = mode()
+    try:
+        if chosen == "eager":
+            run_here(kind, payload)
+        elif chosen == "pool":
+            from bots import pool
+
+            pool.enqueue(kind, payload)
+        else:
+            from bots import queue
+
+            queue.enqueue(kind, payload)
+    except Exception:
+        # The change that submitted it is committed; the kind's sweep tries again.
+        logger.exception("could not queue the job %s", kind.identity(payload))
+
+
+def perform(kind_name, payload):
+    """Run a job's function (in a worker process); returns its result for `then`."""
+    return kind_of(kind_name).run(payload)
+
+
+def conclude(kind_name, payload, result):
+    """Run a job's `then`, where the channel layer reaches (on a database thread of the server,
+    or in a Redis worker)."""
+    found = kind_of(kind_name)
+    if found.then is not None:
+        found.then(payload, result)
+
+
+def run_here(kind, payload):
+    """Eager mode: the job and its `then`, in this process, now."""
+    result = perform(kind.name, payload)
+    conclude(kind.name, payload, result)
+
+
+def sweep(now=None):
+    """Resubmit what every kind says should be in work (jobs already queued or running are not
+    queued twice). Runs in every serving process and every bot_worker."""
+    for found in kinds():
+        if found.pending is None:
+            continue
+        try:
+            payloads = list(found.pending())
+        except Exception:
+            logger.exception("could not list the pending %s jobs", found.name)
+            continue
+        for payload in payloads:
+            enqueue(found, payload)

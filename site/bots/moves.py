@@ -1,0 +1,142 @@
+"""A computer player's turn: the news of a change (play.signals.game_changed) says a computer is
+to move, so a `bot_move` job is submitted with the position; a worker thinks (position in,
+action out, games.bots.choose); the answer is played through play.services.play, the door a
+person's move takes, in the game's lane (the embedded pool) or under the game's row lock (a
+Redis worker), and broadcast by play.broadcast like any move.
+
+Exactly once: the job names the ply and the takebacks it thought about; an answer that arrives
+after the game moved on, was taken back or ended is refused as stale and changes nothing, and a
+second answer for a ply already played is a `repeat` (services.play). Lost jobs (a killed
+worker) are found by the sweep: `waiting_games` lists the active games where a computer is to
+move, and jobs.sweep submits them again unless their job is in work.
+
+What a computer does not do: it never resigns, never offers or accepts a takeback, never
+offers or answers a rematch, never claims a win when its opponent leaves, and never aborts.
+A takeback proposed to it stands until its next move lapses it (play.takeback); it simply
+plays on (docs/protocol.md).
+"""
+import logging
+import time
+import zlib
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.dispatch import receiver
+from django.utils import timezone
+
+import games
+from bots import accounts
+from bots.jobs import job, submit
+from games import bots as engine_bots
+from play.models import Game
+from play.signals import game_changed
+
+logger = logging.getLogger(__name__)
+
+# On a clock, a computer spends about this share of its remaining time on one action (plus
+# most of the increment), never less than MIN_THINK.
+SHARE_OF_CLOCK = 1 / 30
+SHARE_OF_INCREMENT = 0.8
+MIN_THINK = 0.05
+# Computer-against-computer games (the exhibition) are paced for the people watching them: an
+# action never comes sooner than BOT_EXHIBITION_PACE seconds (1.5) after the previous one.
+WAITING_BATCH = 500
+
+
+def thinking_time(game, seat, level):
+    """Seconds the computer in `seat` may think in `game`: None (the level's own cap) without
+    a realtime clock; on one, a budget from its remaining time and the increment. The level's
+    number of simulations still ends the search sooner when it is reached."""
+    if not game.time_control.is_realtime or game.remaining_ms is None:
+        return None
+    # What is left now: a job asked again by the sweep comes later in the turn.
+    left = game.remaining_at(timezone.now())[seat] / 1000
+    budget = left * SHARE_OF_CLOCK + (game.increment or 0) * SHARE_OF_INCREMENT
+    return round(max(MIN_THINK, min(budget, left / 4)), 3)
+
+
+def turn_of(game):
+    """The payload of the job for `game`'s turn if a computer is to move in it, else None."""
+    if not game.is_active:
+        return None
+    seat = game.player_to_move()
+    if seat is None:
+        return None
+    player_id = (game.player0_id, game.player1_id)[seat]
+    level = accounts.level_of(player_id)
+    if level is None:
+        return None
+    state = game.state()
+    other = accounts.level_of((game.player0_id, game.player1_id)[1 - seat])
+    return {
+        "game": game.pk, "ply": game.ply_count, "takebacks": game.takebacks,
+        "engine": game.game, "options": game.options, "actions": list(state.actions),
+        "player": player_id, "level": level,
+        "seed": zlib.crc32(f"{game.pk}:{game.ply_count}:{game.takebacks}".encode()),
+        "time_limit": thinking_time(game, seat, level),
+        "pace": settings.BOT_EXHIBITION_PACE if other is not None else 0,
+    }
+
+
+def job_key(payload):
+    return f"{payload['game']}:{payload['takebacks']}:{payload['ply']}"
+
+
+def game_lane(payload):
+    return ("game", payload["game"])
+
+
+def waiting_games():
+    """Payloads for every active game where a computer is to move (the sweep's list)."""
+    bot_ids = accounts.bot_ids()
+    if not bot_ids:
+        return []
+    found = []
+    for game in (Game.objects.active().filter(Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
+                 .order_by("pk")[:WAITING_BATCH]):
+        payload = turn_of(game)
+        if payload is not None:
+            found.append(payload)
+    return found
+
+
+def play_answer(payload, result):
+    """Play the computer's answer, if the game is still where it was asked (then-step of the
+    job: in the game's lane, or under its row lock in a Redis worker)."""
+    from play import services
+
+    player = get_user_model()(pk=payload["player"])
+    try:
+        services.play(payload["game"], player, payload["ply"], result["action"],
+                      takebacks=payload["takebacks"])
+    except services.PlayError as refusal:
+        # Stale (the game moved on, was taken back or ended): the answer is for nothing.
+        logger.info("computer's answer in game %s at ply %s not played: %s",
+                    payload["game"], payload["ply"], refusal.message)
+
+
+@job("bot_move", key=job_key, then=play_answer, lane=game_lane, pending=waiting_games)
+def think(payload):
+    """Position in, action out: in a worker process, never the server's loop."""
+    started = time.monotonic()
+    state = games.get(payload["engine"]).replay(payload["options"], payload["actions"])
+    action = engine_bots.choose(state, level=payload["level"], seed=payload["seed"],
+                                time_limit=payload["time_limit"])
+    rest = payload.get("pace", 0) - (time.monotonic() - started)
+    if rest > 0:
+        time.sleep(rest)
+    return {"action": action}
+
+
+@receiver(game_changed)
+def on_game_changed(sender, game, event, **extra):
+    """After every start and action: if a computer is to move now, ask it (cheap for games
+    between people: two lookups in a per-process dict)."""
+    if event == "ended":
+        return
+    if accounts.level_of(game.player0_id) is None and accounts.level_of(game.player1_id) is None:
+        return
+    payload = turn_of(game)
+    if payload is not None:
+        submit("bot_move", payload)

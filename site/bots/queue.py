@@ -1,0 +1,139 @@
+"""Jobs over Redis, at scale: servers push jobs on a list, `manage.py bot_worker` processes pop
+them, run them and their `then`, whose news goes out through the Redis channel layer.
+
+Keys (under REDIS_PREFIX, like the channel layer's):
+
+* `<prefix>:jobs:queue`   the list: JSON {"kind", "payload"}; LPUSH in, BRPOP out
+* `<prefix>:jobs:lease:<identity>`   the job is live: set (NX) when it is queued, for
+  BOT_QUEUED_LEASE seconds; once a worker holds it, for BOT_LEASE seconds, renewed every
+  third of that while it runs; deleted when it is done.
+
+A submission whose lease exists is dropped: the job is queued or running. A worker killed
+mid-job stops renewing, its lease expires within BOT_LEASE seconds, and the next sweep
+(bots.jobs.sweep: every server and worker) queues the job again. A job that waited in the
+list longer than its lease may run twice; `then` is idempotent against that (a computer's move
+is applied only at the ply it was asked about).
+"""
+import asyncio
+import json
+import logging
+import os
+import threading
+import time
+
+import redis
+from django.conf import settings
+
+from bots import jobs
+from live.outbox import Outbox
+
+logger = logging.getLogger(__name__)
+
+_clients = {}
+_clients_lock = threading.Lock()
+
+
+def prefix():
+    return (os.environ.get("REDIS_PREFIX") or "asgi") + ":jobs"
+
+
+def queue_key():
+    return f"{prefix()}:queue"
+
+
+def lease_key(identity):
+    return f"{prefix()}:lease:{identity}"
+
+
+def client():
+    """One Redis client per process (redis-py's pool is thread-safe)."""
+    with _clients_lock:
+        found = _clients.get(settings.REDIS_URL)
+        if found is None:
+            found = _clients[settings.REDIS_URL] = redis.Redis.from_url(
+                settings.REDIS_URL, client_name=prefix(), health_check_interval=30)
+        return found
+
+
+def enqueue(kind, payload):
+    """Queue the job unless it is live (its lease exists)."""
+    r = client()
+    identity = kind.identity(payload)
+    if r.set(lease_key(identity), "queued", nx=True, ex=int(settings.BOT_QUEUED_LEASE)):
+        r.lpush(queue_key(), json.dumps({"kind": kind.name, "payload": payload}))
+
+
+def live(kind, payload):
+    """Whether the job is queued or running somewhere."""
+    return bool(client().exists(lease_key(kind.identity(payload))))
+
+
+class Worker:
+    """One `bot_worker` process: jobs one at a time, and the sweep every BOT_SWEEP seconds."""
+
+    def __init__(self, name):
+        self.name = name
+        self.stopping = threading.Event()
+        # One loop for the whole life of the worker, run only to deliver a job's news: the
+        # channel layer keeps its Redis connections per loop.
+        self.loop = asyncio.new_event_loop()
+
+    def stop(self, *args):
+        self.stopping.set()
+
+    def run(self, once=False):
+        jobs.discover()
+        next_sweep = 0.0
+        while not self.stopping.is_set():
+            if time.monotonic() >= next_sweep:
+                self.sweep()
+                next_sweep = time.monotonic() + settings.BOT_SWEEP
+            found = client().brpop(queue_key(), timeout=1)
+            if found is not None:
+                self.handle(found[1])
+                if once:
+                    return
+
+    def sweep(self):
+        try:
+            jobs.sweep()
+        except Exception:
+            logger.exception("the bot worker's sweep failed")
+
+    def handle(self, raw):
+        try:
+            message = json.loads(raw)
+            kind = jobs.kind_of(message["kind"])
+            payload = message["payload"]
+        except (ValueError, KeyError, TypeError):
+            logger.error("dropped a job that is not one: %r", raw[:200])
+            return
+        identity = kind.identity(payload)
+        lease = lease_key(identity)
+        r = client()
+        r.set(lease, self.name, px=int(settings.BOT_LEASE * 1000))
+        done = threading.Event()
+        renewer = threading.Thread(target=self._renew, args=(lease, done), daemon=True)
+        renewer.start()
+        try:
+            result = jobs.perform(kind.name, payload)
+            with Outbox() as outbox:
+                jobs.conclude(kind.name, payload, result)
+            self.loop.run_until_complete(outbox.deliver())
+        except Exception:
+            logger.exception("the job %s failed", identity)
+        finally:
+            done.set()
+            renewer.join()
+            r.delete(lease)
+            from django.db import connections
+
+            for connection in connections.all(initialized_only=True):
+                connection.close_if_unusable_or_obsolete()
+
+    def _renew(self, lease, done):
+        while not done.wait(settings.BOT_LEASE / 3):
+            try:
+                client().set(lease, self.name, px=int(settings.BOT_LEASE * 1000))
+            except redis.RedisError:
+                logger.warning("could not renew the lease %s", lease)

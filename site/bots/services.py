@@ -1,0 +1,68 @@
+"""Starting games against the computer, and the exhibition that keeps the Watch page alive."""
+import logging
+import random
+
+from django.conf import settings
+from django.db.models import Q
+
+import games
+from bots import accounts
+from play import services
+from play.clock import TimeControl
+from play.models import Game
+
+logger = logging.getLogger(__name__)
+
+# The exhibition: two computers of these levels, untimed, on each game's default board.
+EXHIBITION_LEVELS = (1, 2)
+
+
+def start_computer_game(user, *, game, options, level, side, time_control, rng=random):
+    """A new game of `user` against the computer of `level` (`side`: "first", "second" or
+    "random" for the person); the computer is asked for its move as soon as it is to move
+    (bots.moves). Rated like any game between two accounts. ValueError for bad choices."""
+    computer = accounts.bot_for(level)
+    if side == "random":
+        side = rng.choice(["first", "second"])
+    if side not in ("first", "second"):
+        raise ValueError(f"a side is first, second or random, not {side!r}")
+    players = (user, computer) if side == "first" else (computer, user)
+    return services.start_game(game=game, options=options, players=players,
+                               time_control=time_control, rated=True)
+
+
+def is_exhibition(game):
+    """A game between two computers: shown on Watch, kept out of players' archives and
+    ratings."""
+    return accounts.is_bot(game.player0_id) and accounts.is_bot(game.player1_id)
+
+
+def exhibitions():
+    """Active games between two computers."""
+    bot_ids = accounts.bot_ids()
+    return Game.objects.active().filter(player0_id__in=bot_ids, player1_id__in=bot_ids)
+
+
+def keep_an_exhibition(now=None, rng=random):
+    """Start a computer-against-computer game if none is being played (BOT_EXHIBITION, every
+    sweep of every serving process; two processes at once may start two, which is harmless)."""
+    if not settings.BOT_EXHIBITION:
+        return None
+    levels = [level for level in EXHIBITION_LEVELS if level in accounts.levels()]
+    if len(levels) < 2:
+        levels = accounts.levels()[:2]
+    first, second = (accounts.bot_for(level) for level in levels)
+    if exhibitions().exists():
+        return None
+    name = rng.choice(games.names())
+    players = (first, second) if rng.random() < 0.5 else (second, first)
+    game = services.start_game(game=name, options={}, players=players,
+                               time_control=TimeControl("untimed"), rated=False)
+    logger.info("started exhibition game %s (%s)", game.pk, name)
+    return game
+
+
+def archive_filter():
+    """The archive's condition that leaves exhibitions out (a Q on Game)."""
+    bot_ids = accounts.bot_ids()
+    return Q(player0_id__in=bot_ids, player1_id__in=bot_ids)

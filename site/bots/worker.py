@@ -1,0 +1,51 @@
+"""What runs inside a worker process: a pool worker of the embedded default (bots.pool) or a
+`manage.py bot_worker` process (bots.queue). Both think at the lowest CPU priority the system
+grants, so that a busy worker never takes the CPU from a server's event loop."""
+import logging
+import os
+
+logger = logging.getLogger(__name__)
+
+
+def lower_priority():
+    """SCHED_IDLE where Linux offers it (the process runs only on CPU time nobody else wants),
+    else the highest niceness."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        return "idle"
+    except (AttributeError, OSError):
+        pass
+    try:
+        os.nice(19 - os.nice(0))
+    except OSError:
+        pass
+    return "nice"
+
+
+def start_in_pool():
+    """The pool worker's initializer: spawned, so it sets Django up itself (the environment
+    and sys.path come from the server process). A pool worker does not outlive its server:
+    when the server dies, the worker reads the end of its job pipe and exits (after the job in
+    hand). No PR_SET_PDEATHSIG: it fires when the *thread* that spawned the worker ends."""
+    lower_priority()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
+    import django
+
+    django.setup()
+    from bots import jobs
+
+    jobs.discover()
+
+
+def perform(kind_name, payload):
+    """Run one job here; its result goes back to whoever concludes it."""
+    from django.db import connections
+
+    from bots import jobs
+
+    try:
+        return jobs.perform(kind_name, payload)
+    finally:
+        # A worker lives long: a connection that broke or aged is dropped, as after a request.
+        for connection in connections.all(initialized_only=True):
+            connection.close_if_unusable_or_obsolete()

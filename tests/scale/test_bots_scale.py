@@ -1,0 +1,139 @@
+"""Computer players at scale: two Daphne processes on PostgreSQL and Redis, jobs on a Redis list
+served by `manage.py bot_worker` processes, whose moves reach the sockets of both servers
+through the Redis channel layer. A worker killed mid-think loses nothing: its lease runs out,
+the sweep queues the job again, and the game gets its move once."""
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+import redis
+
+from games import bots as engine_bots
+from siteservers import ROOT, die_with_parent
+from tests.ws.bot_client import SMALLEST, computer_form, play_to_the_end, start_against_computer
+from tests.ws.live_client import LiveSocket, WebSession
+from tests.ws.messages import WAIT
+
+pytestmark = pytest.mark.scale
+
+PASSWORD = "scale-bots-pass-6620"
+# The workers' lease and sweep, short so that a killed worker's job is retried in seconds.
+WORKER_ENV = {"BOT_LEASE": "2", "BOT_SWEEP": "0.5"}
+
+
+class BotWorker:
+    def __init__(self, server, log_path):
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "bot_worker"], cwd=ROOT,
+            env={**server.env, **WORKER_ENV}, stdout=open(log_path, "ab"),
+            stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        self.name = None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def workers(tmp_path):
+    started = []
+
+    def start(server):
+        worker = BotWorker(server, tmp_path / f"worker{len(started)}.log")
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+def person(server):
+    name = f"human{uuid.uuid4().hex[:6]}"
+    server.create_user(name, PASSWORD)
+    session = WebSession(server)
+    session.log_in(name, PASSWORD)
+    return name, session
+
+
+def game_row(server, game_id):
+    return json.loads(server.shell(
+        "import json\nfrom play.models import Game\n"
+        f"game = Game.objects.get(pk={game_id})\n"
+        "print(json.dumps({'ply': game.ply_count, 'status': game.status,\n"
+        "                  'movers': list(game.action_rows.order_by('ply')"
+        ".values_list('player', flat=True))}))"))
+
+
+def test_a_game_against_the_computer_over_redis_with_a_spectator_on_the_other_server(
+        scale_servers, workers):
+    first, second = scale_servers
+    workers(first)
+    name, session = person(first)
+    path = start_against_computer(session, **computer_form("hadron", SMALLEST["hadron"],
+                                                           side="second"))
+
+    async def scenario():
+        watcher = LiveSocket(second, path, None, "spectator on the other server")
+        await watcher.open()
+        end, actions = await play_to_the_end(first, path, session.cookie("sessionid"), name,
+                                             spectator=False)
+        seen = []
+        while len(seen) < len(actions):
+            message = await watcher.receive(WAIT)
+            if message["type"] == "action":
+                seen.append(message["action"])
+        await watcher.close()
+        return end, actions, seen
+
+    end, actions, seen = asyncio.run(scenario())
+    assert end["reason"] == "normal" and seen == actions
+    row = game_row(first, int(path.strip("/").split("/")[-1]))
+    assert row["status"] == "finished" and len(row["movers"]) == len(actions)
+
+
+def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale_servers,
+                                                                            workers):
+    first, _ = scale_servers
+    name, session = person(first)
+    # The strongest level on the largest Tripen board, on a one-minute clock: it thinks for
+    # its clock's budget (seconds), long enough to be killed in the middle.
+    path = start_against_computer(session, **computer_form(
+        "tripen", {"size": 13}, level=engine_bots.TOP_LEVEL, side="second", minutes=1))
+    game_id = int(path.strip("/").split("/")[-1])
+    layer = redis.Redis.from_url(os.environ["REDIS_URL"])
+    lease = f"{first.env['REDIS_PREFIX']}:jobs:lease:bot_move:{game_id}:0:0"
+    # Queued, no worker yet: the lease says so.
+    assert layer.get(lease) == b"queued"
+    doomed = workers(first)
+    deadline = time.monotonic() + WAIT
+    while layer.get(lease) != f"{os.uname().nodename}:{doomed.process.pid}".encode():
+        assert time.monotonic() < deadline, "the worker never took the job"
+        time.sleep(0.02)
+    doomed.process.send_signal(signal.SIGKILL)
+    doomed.process.wait()
+    assert game_row(first, game_id)["ply"] == 0, "the killed worker had already moved"
+    workers(first)
+    deadline = time.monotonic() + 4 * WAIT
+    while (row := game_row(first, game_id))["ply"] == 0:
+        assert time.monotonic() < deadline, "the job was never retried"
+        time.sleep(0.5)
+    assert row == {"ply": 1, "status": "active", "movers": [0]}
+    # Nothing left that could answer again: no lease, no job queued.
+    while layer.exists(lease):
+        assert time.monotonic() < deadline, "the lease outlived the job"
+        time.sleep(0.1)
+    queued = layer.lrange(f"{first.env['REDIS_PREFIX']}:jobs:queue", 0, -1)
+    assert not [job for job in queued if json.loads(job)["payload"]["game"] == game_id]
+    assert game_row(first, game_id) == row
