@@ -62,6 +62,8 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
     expect(visitor.locator("#analysis-request")).to_be_hidden()
 
     page = new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     log_in(page, server, viewer)
     page.goto(f"{server.url}/game/{pk}/")
     expect_ply(page, plies)
@@ -127,6 +129,7 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
     visitor.set_viewport_size(PHONE)
     expect(visitor.locator("#analysis-chart")).to_be_visible()
     shoot_both(visitor, screenshot_dir, "analysis-phone", full_page=True)
+    assert errors == []
 
 
 
@@ -145,6 +148,8 @@ def test_a_tripen_hint_shows_the_token_in_its_pose(daphne_server, new_page, scre
                  f"mover = game.players()[game.player_of(game.state().to_move)]\n"
                  f"services.resign({pk}, mover, game.ply_count)")
     page = new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     log_in(page, server, viewer)
     page.goto(f"{server.url}/game/{pk}/?ply=4")
     expect_ply(page, 4)
@@ -165,3 +170,4 @@ def test_a_tripen_hint_shows_the_token_in_its_pose(daphne_server, new_page, scre
     page.keyboard.press("ArrowLeft")
     expect_ply(page, 3)
     expect(token).to_have_count(0)
+    assert errors == []
