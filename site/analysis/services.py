@@ -152,8 +152,8 @@ def request_analysis(game_id, user, now=None):
 # -- hints ---------------------------------------------------------------------------------
 
 def check_position(game, ply, moves):
-    """The engine's state after the game's first `ply` actions and the explored `moves`,
-    with a move to suggest. Refuses a ply the game does not have (`no_such_ply`), a move the
+    """The explored `moves` in canonical notation (as the engine writes them: "C3" is "c3"),
+    after the game's first `ply` actions, to a position with a move to suggest. Refuses a ply the game does not have (`no_such_ply`), a move the
     engine refuses (`illegal`, with its reason) and a position where the game is over
     (`position_over`)."""
     try:
@@ -167,24 +167,31 @@ def check_position(game, ply, moves):
     if state.is_over:
         raise Refusal("position_over", "The game is over in this position: there is no move "
                                        "to suggest.")
-    return state
+    return list(state.actions[ply:])
 
 
 def hint_of(game, ply, moves):
     return Hint.objects.filter(game=game, key=hint_key(ply, moves)).first()
 
 
+def stored_hint(game, ply, moves):
+    """The canonical line and the hint stored for that position (None: nobody asked).
+    Refuses as check_position does."""
+    moves = check_position(game, ply, moves)
+    return moves, hint_of(game, ply, moves)
+
+
 def check_request_hint(game_id, user, ply, moves, now):
-    """The game and the stored hint for the position if any. Refuses as
+    """The game, the canonical line and the stored hint for the position if any. Refuses as
     check_request_analysis and check_position do, and a person who asked for HINTS[0] new
     hints within HINTS[1] (`rate_limited`)."""
     check_signed_in(user, "a hint")
     game = check_game(game_id)
-    check_position(game, ply, moves)
+    moves = check_position(game, ply, moves)
     hint = hint_of(game, ply, moves)
     if hint is None or wants_work(hint):
         check_rate(Hint, user, now, HINTS, "hints")
-    return game, hint
+    return game, moves, hint
 
 
 def do_request_hint(game, user, ply, moves, hint, now):
@@ -211,7 +218,7 @@ def request_hint(game_id, user, ply, moves, now=None):
     explored `moves`, as `user`. Returns (hint, queued)."""
     now = now or timezone.now()
     with transaction.atomic():
-        game, hint = check_request_hint(game_id, user, ply, moves, now)
+        game, moves, hint = check_request_hint(game_id, user, ply, moves, now)
         hint, queued = do_request_hint(game, user, ply, moves, hint, now)
         if queued:
             notify_hint(hint)

@@ -50,10 +50,11 @@ def hint(request, game_id):
         message = " ".join(error["message"] for errors in fields.values() for error in errors)
         return answer({"error": "bad_request", "message": message, "fields": fields}, 400)
     ply, moves = form.cleaned_data["ply"], form.cleaned_data["moves"]
-    if request.method == "GET":
-        return answer(answers.hint_answer(ply, moves, services.hint_of(game, ply, moves)))
     try:
+        if request.method == "GET":
+            moves, found = services.stored_hint(game, ply, moves)
+            return answer(answers.hint_answer(ply, moves, found))
         found, queued = services.request_hint(game.pk, request.user, ply, moves)
     except services.Refusal as refusal:
         return refused(refusal)
-    return answer(answers.hint_answer(ply, moves, found), status=202 if queued else 200)
+    return answer(answers.hint_answer(ply, found.line, found), status=202 if queued else 200)

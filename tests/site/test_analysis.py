@@ -252,6 +252,12 @@ def test_hint_in_explore_mode(client, alice, carol, hadron, queued):
         again = ask_hint(client, hadron, ply, moves)
     assert again.status_code == 200 and again.json()["action"] == answer["action"]
     assert callbacks == [] and Hint.objects.count() == 1
+    # The same position written otherwise (upper case, blanks) is the same hint.
+    shouted = f" {moves.upper()} "
+    assert client.get(f"/game/{hadron.pk}/hint.json",
+                      {"ply": ply, "moves": shouted}).json()["action"] == answer["action"]
+    assert ask_hint(client, hadron, ply, shouted).json()["moves"] == line
+    assert Hint.objects.count() == 1
 
 
 def test_hint_refusals_change_nothing(client, alice, bob, hadron, queued):
@@ -274,6 +280,9 @@ def test_hint_refusals_change_nothing(client, alice, bob, hadron, queued):
     assert garbled.status_code == 400 and garbled.json()["error"] == "bad_request"
     assert not_finished.status_code == 400 and not_finished.json()["error"] == "not_finished"
     assert callbacks == [] and more == [] and not Hint.objects.exists()
+    # Reading a hint of a position that cannot be reached says why, too.
+    read = client.get(f"/game/{hadron.pk}/hint.json", {"ply": ply, "moves": taken})
+    assert read.status_code == 400 and read.json()["error"] == "illegal"
     assert state.legal_actions()  # the position at `ply` itself may be hinted
     assert ask_hint(client, hadron, ply).status_code == 202
 
