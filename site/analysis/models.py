@@ -43,6 +43,9 @@ class Analysis(Job):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
     # The budget it ran with (analysis.estimates.BUDGETS), stored so the page can say it.
     playouts = models.PositiveIntegerField()
+    # The first ply of the slice of the game queued or in work (analysis.jobs): the job's
+    # name, so the workers' sweep asks again for that slice, never for a second one beside it.
+    slice_from = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [

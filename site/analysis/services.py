@@ -134,7 +134,7 @@ def do_request_analysis(game, user, analysis, now):
 
 
 def notify_analysis(analysis):
-    submit("analysis", {"analysis": analysis.pk})
+    submit("analysis", {"analysis": analysis.pk, "from": analysis.slice_from})
 
 
 def request_analysis(game_id, user, now=None):

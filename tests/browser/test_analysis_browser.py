@@ -5,7 +5,7 @@ visitor opening its replay sees no analysis and is asked to log in; a signed-in 
 for it, watches it come in, sees the graph with the blunder marked ("??"), clicks the mark
 (the replay goes to that position), steps back, explores a move and asks for a hint, which
 the board marks and names; playing the hinted move on the board explores it. The jobs run in
-the server's own workers (the embedded default).
+the server's own workers (the embedded default), one position per slice in the first test.
 """
 import random
 import re
@@ -42,9 +42,16 @@ def expect_ply(page, ply):
     expect(bar).to_have_attribute("data-shown", str(ply))
 
 
-def test_request_analysis_follow_a_mark_and_take_a_hint(daphne_server, new_page,
+@pytest.fixture(scope="module")
+def sliced_server(site_servers):
+    """A server of its own whose pool analyses one position per slice: every slice a job
+    that the one before queued (analysis.jobs), as on a long game."""
+    return site_servers(ANALYSIS_SLICE="0")
+
+
+def test_request_analysis_follow_a_mark_and_take_a_hint(sliced_server, new_page,
                                                          screenshot_dir):
-    server = daphne_server
+    server = sliced_server
     name, options = "hadron", {"size": 5}
     actions, blunder = blundered_game(name, options)
     first, second, viewer = new_players(server, "anx", "any", "anv")

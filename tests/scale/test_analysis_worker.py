@@ -1,5 +1,5 @@
 """The computer analysis at scale: two Daphne processes on PostgreSQL and Redis, the analysis
-job on the Redis list, computed by a `manage.py bot_worker` process. A person asks on one
+job on the Redis list, computed by a `manage.py bot_worker` process, slice after slice. A person asks on one
 server; the worker stores the estimates ply by ply; the other server shows them, and a
 second request (on either server) starts nothing."""
 import json
@@ -41,10 +41,12 @@ print(game.pk)
 
 @pytest.fixture
 def bot_worker(scale_servers, tmp_path):
-    """One `manage.py bot_worker` process on the servers' database and Redis."""
+    """One `manage.py bot_worker` process on the servers' database and Redis, analysing one
+    position per slice (each slice a job it queues on Redis for the next)."""
     log = open(tmp_path / "worker.log", "ab")
     process = subprocess.Popen([sys.executable, "manage.py", "bot_worker"], cwd=ROOT,
-                               env=scale_servers[0].env, stdout=log, stderr=subprocess.STDOUT,
+                               env={**scale_servers[0].env, "ANALYSIS_SLICE": "0"},
+                               stdout=log, stderr=subprocess.STDOUT,
                                preexec_fn=die_with_parent)
     yield process
     process.terminate()

@@ -16,6 +16,7 @@ from bots import jobs as bot_jobs
 from analysis.models import Analysis, Estimate, Hint, Job
 from play import services as play_services
 from tests.blundered import blundered_game
+from tests.site.analysed import run_analysis
 from tests.site.played import finished, play_out, start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
@@ -94,7 +95,7 @@ def test_the_job_stores_every_ply_and_everyone_sees_it(client, alice, hadron):
     client.force_login(alice)
     ask(client, hadron)
     analysis = Analysis.objects.get(game=hadron)
-    jobs.analyse({"analysis": analysis.pk})
+    run_analysis(analysis.pk)
     client.logout()
     answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
     assert answer["status"] == "done"
@@ -140,10 +141,27 @@ def test_progress_is_visible_while_the_job_runs(client, alice, hadron):
             break
     assert seen == [("running", 1), ("running", 2), ("running", 3)]
     # The job takes over from there (a worker that stopped) and finishes.
-    jobs.analyse({"analysis": analysis.pk})
+    run_analysis(analysis.pk)
     answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
     assert answer["status"] == "done"
     assert len(answer["positions"]) == hadron.ply_count + 1
+
+
+def test_an_analysis_runs_in_slices_each_a_job(client, alice, hadron, settings,
+                                              django_capture_on_commit_callbacks):
+    """Each slice queues the next (its `then`), so between two slices a worker may take other
+    jobs. With slices of no time at all, each is one position: as many jobs as positions, in
+    ply order, each starting where the one before stopped."""
+    settings.ANALYSIS_SLICE = 0
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert ask(client, hadron).status_code == 202
+    slices = [callback for callback in callbacks if callback.__module__ == "bots.jobs"]
+    assert len(slices) == hadron.ply_count + 1
+    answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
+    assert answer["status"] == "done"
+    assert [p["ply"] for p in answer["positions"]] == list(range(hadron.ply_count + 1))
+    assert Analysis.objects.get(game=hadron).slice_from == hadron.ply_count
 
 
 def test_a_failed_job_may_be_asked_for_again(client, alice, bob, hadron, queued):
@@ -162,7 +180,8 @@ def test_a_failed_job_may_be_asked_for_again(client, alice, bob, hadron, queued)
     assert analysis.requested_by == bob
 
 
-def test_a_job_lost_with_its_worker_is_taken_up_by_the_sweep(client, alice, hadron, queued):
+def test_a_job_lost_with_its_worker_is_taken_up_by_the_sweep(client, alice, hadron, queued,
+                                                             django_capture_on_commit_callbacks):
     """Nobody asks again: the workers' sweep (bots.jobs.sweep, eager in these tests: it runs
     the job in line) queues what is still pending, and the job goes on where it stopped."""
     client.force_login(alice)
@@ -173,7 +192,8 @@ def test_a_job_lost_with_its_worker_is_taken_up_by_the_sweep(client, alice, hadr
     with queued() as callbacks:
         assert ask(client, hadron).status_code == 200   # running: nothing new
     assert callbacks == []
-    bot_jobs.sweep()
+    with django_capture_on_commit_callbacks(execute=True):   # and the slices after it
+        bot_jobs.sweep()
     answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
     assert answer["status"] == "done"
     assert len(answer["positions"]) == hadron.ply_count + 1
@@ -335,7 +355,7 @@ def test_a_thrown_away_win_is_marked_a_blunder(client, alice, bob):
     assert game.status == "finished" and game.ply_count == ply + 1
     client.force_login(alice)
     ask(client, game)
-    jobs.analyse({"analysis": Analysis.objects.get(game=game).pk})
+    run_analysis(Analysis.objects.get(game=game).pk)
     answer = client.get(f"/game/{game.pk}/analysis.json").json()
     mover = game.engine.replay(game.options, actions[:ply - 1]).person_to_move
     assert {"ply": ply, "player": mover, "action": actions[ply - 1], "drop": 1.0,

@@ -8,6 +8,7 @@ import pytest
 import games
 from analysis import estimates, jobs
 from analysis.models import Analysis, Estimate, Hint, Job, hint_key
+from tests.site.analysed import run_analysis
 from tests.site.played import finished
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
@@ -19,7 +20,7 @@ SMALL = [("colorful", {"size": 3}), ("copolymer", {"size": 4}), ("hadron", {"siz
 def analysed(game, user):
     analysis = Analysis.objects.create(game=game, requested_by=user,
                                        playouts=estimates.BUDGETS[game.game].playouts)
-    jobs.analyse({"analysis": analysis.pk})
+    run_analysis(analysis.pk)
     analysis.refresh_from_db()
     return analysis
 
@@ -80,7 +81,7 @@ def test_a_job_taken_over_half_way_finishes_the_same_analysis(alice, bob):
     half = game.ply_count // 2
     Estimate.objects.filter(analysis=analysis, ply__gt=half).delete()
     Analysis.objects.filter(pk=analysis.pk).update(status=Job.RUNNING)
-    jobs.analyse({"analysis": analysis.pk})
+    run_analysis(analysis.pk)
     analysis.refresh_from_db()
     # Seeded per ply: the same estimates, unless a time cap cut a search short.
     again = chances(analysis)
@@ -90,12 +91,12 @@ def test_a_job_taken_over_half_way_finishes_the_same_analysis(alice, bob):
 
 
 def test_a_job_for_a_game_gone_or_done_does_nothing(alice, bob):
-    jobs.analyse({"analysis": 987654})
+    run_analysis(987654)
     jobs.hint({"hint": 987654})
     game = finished("hadron", (alice, bob), {"size": 5}, seed=3)
     analysis = analysed(game, alice)
     Estimate.objects.filter(analysis=analysis).update(chance0=0.25)
-    jobs.analyse({"analysis": analysis.pk})       # delivered twice: nothing recomputed
+    run_analysis(analysis.pk)       # delivered twice: nothing recomputed
     assert set(analysis.estimates.values_list("chance0", flat=True)) == {0.25}
 
 
