@@ -70,7 +70,7 @@ class BotBackend(live_load.Backend):
 
     def env(self, kind, run_label):
         env = super().env(kind, run_label)
-        env.update(BOT_EXHIBITION="0", BOT_EXHIBITION_PACE="0", BOT_SWEEP="1",
+        env.update(BOT_EXHIBITION="0", BOT_EXHIBITION_PACE="0",
                    BOT_WORKERS=str(self.workers), BOT_JOBS="redis" if self.redis_url else "pool")
         return env
 
@@ -166,8 +166,9 @@ def main(argv=None):
     parser.add_argument("--think", type=float, default=1.0, help="seconds between a game's moves")
     parser.add_argument("--bots", type=int, default=20, help="computer games thinking (20)")
     parser.add_argument("--duration", type=float, default=20)
-    parser.add_argument("--warmup", type=float, default=6,
-                        help="seconds before measuring: the computers' first sweep comes within 1")
+    parser.add_argument("--warmup", type=float, default=8,
+                        help="seconds before measuring: the server's first sweep (BOT_SWEEP, 5 s) "
+                             "starts the computers")
     parser.add_argument("--workers", type=int, default=2, help="BOT_WORKERS (2)")
     parser.add_argument("--site", type=Path, default=HERE.parent)
     parser.add_argument("--json", type=Path)

@@ -11,11 +11,13 @@ class BotsConfig(AppConfig):
         from bots import jobs, moves, pool  # noqa: F401 (moves: the bot_move job, its receiver)
         from live import process
 
-        process.every(settings.BOT_SWEEP, jobs.sweep)
+        if jobs.mode() == "pool":
+            # On a thread of its own, never holding up the writers. With Redis the workers
+            # sweep (bots.queue): they have the CPU to spare, the servers have not.
+            process.every(settings.BOT_SWEEP, jobs.sweep, aside=True)
+            process.on_start(pool.start)
+            process.on_stop(pool.stop)
         if settings.BOT_EXHIBITION:
             from bots import services
 
-            process.every(settings.BOT_SWEEP, services.keep_an_exhibition)
-        if jobs.mode() == "pool":
-            process.on_start(pool.start)
-            process.on_stop(pool.stop)
+            process.every(settings.BOT_SWEEP, services.keep_an_exhibition, aside=True)

@@ -139,6 +139,23 @@ def enqueue(kind, payload):
         logger.exception("could not queue the job %s", kind.identity(payload))
 
 
+def in_work(kind_name, key):
+    """Whether the job of `kind_name` whose key is `key` is queued or running (as far as this
+    process can tell: the pool's jobs in hand, or a lease in Redis). A sweep asks this before
+    building a payload, which may cost a replay of the game."""
+    identity = f"{kind_name}:{key}"
+    chosen = mode()
+    if chosen == "pool":
+        from bots import pool
+
+        return identity in pool.working()
+    if chosen == "redis":
+        from bots import queue
+
+        return queue.leased(identity)
+    return False
+
+
 def perform(kind_name, payload):
     """Run a job's function (in a worker process); returns its result for `then`."""
     return kind_of(kind_name).run(payload)

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 import games
 from bots import accounts
-from bots.jobs import job, submit
+from bots.jobs import in_work, job, submit
 from games import bots as engine_bots
 from play.models import Game
 from play.signals import game_changed
@@ -95,6 +95,9 @@ def waiting_games():
     found = []
     for game in (Game.objects.active().filter(Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
                  .order_by("pk")[:WAITING_BATCH]):
+        # A game whose job is in work needs no payload: building one may replay the game.
+        if in_work("bot_move", f"{game.pk}:{game.takebacks}:{game.ply_count}"):
+            continue
         payload = turn_of(game)
         if payload is not None:
             found.append(payload)

@@ -63,9 +63,9 @@ def enqueue(kind, payload):
         r.lpush(queue_key(), json.dumps({"kind": kind.name, "payload": payload}))
 
 
-def live(kind, payload):
+def leased(identity):
     """Whether the job is queued or running somewhere."""
-    return bool(client().exists(lease_key(kind.identity(payload))))
+    return bool(client().exists(lease_key(identity)))
 
 
 class Worker:

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
+from bots.accounts import is_bot
 from live.sockets import Refusal
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
@@ -290,6 +291,9 @@ def _claim_victory(game, me, now, ply):
         raise PlayError("not_allowed", "only a realtime game can be claimed when the opponent "
                         "leaves; correspondence and untimed games wait for them")
     gone = 1 - me
+    if is_bot((game.player0_id, game.player1_id)[gone]):
+        raise PlayError("not_allowed", f"{game.username(gone)} is a computer: it never leaves "
+                        "a game, it only takes its time")
     if not game.both_moved:
         raise PlayError("not_allowed", "the game has not really started: it is aborted if "
                         f"{game.username(gone)} does not make a first move in time")

@@ -20,6 +20,8 @@ from tests.ws.live_client import snapshot_json
 
 pytestmark = pytest.mark.browser
 
+WAIT_MS = 20_000  # as tests/conftest.py waits for any browser state
+
 
 @pytest.fixture(scope="module")
 def pool_server(site_servers):
@@ -43,6 +45,14 @@ def choose_on_home_page(page, server, game, screenshot_dir=None):
     form.get_by_role("button", name="Play the computer").click()
     expect(page).to_have_url(re.compile(r"/game/\d+/$"))
     return page.url.removeprefix(server.url)
+
+
+def wait_past(page, ply):
+    """Wait until the page shows at least `ply` actions (the computer's several actions of a
+    turn may come too close together to see each ply on the page)."""
+    page.wait_for_function(
+        "n => Number(document.getElementById('game-page').dataset.ply) >= n", arg=ply,
+        timeout=WAIT_MS)
 
 
 def click_action(page, game, state, action):
@@ -79,8 +89,8 @@ def test_a_new_player_plays_the_computer_to_the_end(pool_server, new_page, scree
             choices = [a for a in state.legal_actions() if a != "swap"] or state.legal_actions()
             click_action(player, game, state, rng.choice(choices))
         # Mine or the computer's: the next action reaches both pages.
-        wait_ply(player, state.ply + 1)
-        wait_ply(spectator, state.ply + 1)
+        wait_past(player, state.ply + 1)
+        wait_past(spectator, state.ply + 1)
     for page in (player, spectator):
         wait_ply(page, state.ply)
         expect(page.locator("#game-page")).to_have_attribute("data-status", "finished")

@@ -228,3 +228,20 @@ def test_a_computer_cannot_be_challenged_through_the_lobby(client, alice):
         "rated": "rated", "opponent": "computer-level-1"})
     assert response.status_code == 400
     assert "is a computer" in response.content.decode()
+
+
+def test_a_computer_is_always_there_so_nobody_claims_a_win_against_it(alice, played):
+    computer = accounts.bot_for(1)
+    game = services.start_game(game="hadron", options={}, players=(alice, computer),
+                               time_control=TimeControl("realtime", minutes=5, increment=0))
+    with played():
+        services.play(game.pk, alice, 0, "c3")
+    game = services.load(game.pk)
+    assert game.ply_count == 2 and game.both_moved
+    Game.objects.filter(pk=game.pk).update(absent1_since=game.created_at)  # no page, ever
+    with pytest.raises(services.PlayError) as refused:
+        services.claim_victory(game.pk, alice, 2)
+    assert refused.value.code == "not_allowed" and "computer" in refused.value.message
+    snapshot = services.current(game.pk, alice)
+    assert snapshot["presence"]["players_online"][1] is True
+    assert snapshot["presence"]["claimable_at"][0] is None  # alice may never claim

@@ -53,31 +53,35 @@ async def play_to_the_end(server, path, cookie, name, spectator=True, seed=1):
     rng = random.Random(seed)
     me = LiveSocket(server, path, cookie, name)
     watcher = LiveSocket(server, path, None, "spectator") if spectator else None
-    snapshot = await me.open()
-    if watcher:
-        await watcher.open()
-    you, engine, options = snapshot["you"], games.get(snapshot["game"]), snapshot["options"]
-    actions = list(snapshot["actions"])
-    end = snapshot["result"] if snapshot["status"] != "active" else None
-    sent = None
-    while True:
-        state = engine.replay(options, actions)
-        if end is not None and (state.is_over or end["reason"] != "normal"):
-            break
-        if not state.is_over and state.person_to_move == you and sent != len(actions):
-            sent = len(actions)
-            await me.send(type="play", ply=sent, action=rng.choice(state.legal_actions()))
-        message = await next_of(me, "action", "end")
-        if message["type"] == "end":
-            end = message["result"]
-        else:
-            assert message["ply"] == len(actions), message
-            actions.append(message["action"])
-    if watcher:
-        seen = []
-        while len(seen) < len(actions):
-            seen.append((await next_of(watcher, "action"))["action"])
-        assert seen == actions
-        await watcher.close()
-    await me.close()
-    return end, actions
+    try:
+        snapshot = await me.open()
+        # What the spectator's snapshot already shows, it is not sent again.
+        seen = list((await watcher.open())["actions"]) if watcher else []
+        you, engine, options = snapshot["you"], games.get(snapshot["game"]), snapshot["options"]
+        actions = list(snapshot["actions"])
+        end = snapshot["result"] if snapshot["status"] != "active" else None
+        sent = None
+        while True:
+            state = engine.replay(options, actions)
+            if end is not None and (state.is_over or end["reason"] != "normal"):
+                break
+            if not state.is_over and state.person_to_move == you and sent != len(actions):
+                sent = len(actions)
+                await me.send(type="play", ply=sent, action=rng.choice(state.legal_actions()))
+            message = await next_of(me, "action", "end")
+            if message["type"] == "end":
+                end = message["result"]
+            else:
+                assert message["ply"] == len(actions), message
+                actions.append(message["action"])
+                # The action that ends the game carries the result (no separate `end`).
+                end = message.get("result") or end
+        if watcher:
+            while len(seen) < len(actions):
+                seen.append((await next_of(watcher, "action"))["action"])
+            assert seen == actions
+        return end, actions
+    finally:
+        for socket in (me, watcher):
+            if socket is not None and socket.ws is not None:
+                await socket.close()
