@@ -156,6 +156,7 @@ INSTALLED_APPS = [
     "notifications",
     "dashboard",
     "talk",
+    "analysis",
     "frontend",
     # Computer players and the worker processes that run jobs (docs/design.md).
     "bots",
@@ -305,6 +306,9 @@ BOT_QUEUED_LEASE = env_number("BOT_QUEUED_LEASE", 120)
 BOT_EXHIBITION = env_flag("BOT_EXHIBITION", DEBUG)
 # Seconds at least between two actions of a game between computers, for the people watching.
 BOT_EXHIBITION_PACE = env_number("BOT_EXHIBITION_PACE", 1.5, float)
+# Seconds of a computer analysis's slice (analysis.jobs): the workers are shared with the
+# computer players, whose moves wait for a slice at most.
+ANALYSIS_SLICE = env_number("ANALYSIS_SLICE", 3, float)
 
 # The opt-in mails waiting to go out are sent this often (notifications.mail.send_pending).
 MAIL_EVERY = env_number("MAIL_EVERY", 60, float)

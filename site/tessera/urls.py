@@ -12,6 +12,7 @@ urlpatterns = [
     path("play/", include("lobby.urls")),
     path("watch/", include("watch.urls")),
     path("", include("archive.urls")),
+    path("", include("analysis.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -4,6 +4,7 @@
 // only source of truth about the position: the page decides no rules, it shows what the
 // server sends and sends what the player picks. The same page shows a finished game: then it
 // is a replay viewer.
+import { AnalysisPanel } from "./analysis.js";
 import { byId as $ } from "./dom.js";
 import { applyAction, applyEnd, gameSocketPath, isLive, isMyTurn } from "./live-game.js";
 import { renderMoveList } from "./movelist.js";
@@ -302,6 +303,7 @@ function renderShown() {
   const caption = $("ending-caption");
   caption.textContent = state.ending ? state.ending.caption : "";
   caption.hidden = !state.ending;
+  analysis.render();
 }
 
 // The clocks as they stood at the position shown: live at the latest ply, else the clock
@@ -329,6 +331,7 @@ function renderBoard() {
   if (shown) {
     // Exploring or looking back: no dots over the position (hints are for the move to make).
     board.render(shown.state, { ...shown.view, hints: false });
+    analysis.markBoard(svg, shown.state);
     return;
   }
   board.render(game.state, {
@@ -336,6 +339,7 @@ function renderBoard() {
   });
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
   if (proposed && proposed.ply === game.state.ply) markPending(proposed.action);
+  analysis.markBoard(svg, null);
 }
 
 // ---------------------------------------------------------------- the viewer's choices
@@ -391,6 +395,7 @@ const replay = createReplay({
   game: () => game, controls: $("replay"), moveList: $("moves"), render: renderShown,
 });
 const clockHistory = new ClockHistory(game.id);
+const analysis = new AnalysisPanel({ game: () => game, replay, redrawBoard: renderBoard });
 const controls = new GameControls({ game: () => game, send, play, notice });
 const chat = new ChatPanel({ game: () => game, send });
 const takeback = new TakebackControls({ game: () => game, send, notice });

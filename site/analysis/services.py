@@ -1,0 +1,225 @@
+"""Asking for an analysis or a hint, zulip style: `check_` looks up and refuses, `do_` makes
+the change, `notify_` queues the job; `request_analysis` and `request_hint` run the three in
+one transaction. The work itself is a job in a worker (analysis.jobs), queued after the
+commit: a request never runs the engine.
+
+Who may ask: a signed-in person, for a finished game, a few times per hour (analyses) or per
+minute (hints). Anyone may read what is stored. A request for an analysis or a hint that is
+already queued, running or done starts nothing: it answers with what there is. A job that
+failed may be asked for again; one lost with its worker is queued again by the workers' sweep
+(analysis.jobs, `pending`), nobody needs to ask.
+
+Locks: none. Two requests for one game's analysis racing (two processes) create one row (the
+unique game) and queue one job; a stopped job is taken over by a conditional UPDATE that only
+one request wins. Two requests of one person racing may pass the rate limit by one, which
+costs a few seconds of a worker.
+"""
+import math
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from analysis import estimates
+from analysis.models import Analysis, Hint, Job, hint_key
+from archive import positions
+from bots.jobs import submit
+from play.models import Game
+
+# The rate limits per person: (requests, window).
+ANALYSES = (5, timedelta(hours=1))
+HINTS = (6, timedelta(minutes=1))
+
+
+class Refusal(Exception):
+    """A request the server refuses: `code` and `message` for the answer, `status` the HTTP
+    status, `extra` more fields of the answer (retry_after, the refused action)."""
+
+    def __init__(self, code, message, status=400, **extra):
+        super().__init__(message)
+        self.code, self.message, self.status, self.extra = code, message, status, extra
+
+
+def check_signed_in(user, what):
+    if not getattr(user, "is_authenticated", False):
+        raise Refusal("login_required", f"Log in to ask for {what}; anyone may see those "
+                                        "already computed.", status=403)
+
+
+def check_game(game_id):
+    """The game, finished (played to its end, resigned or out of time): an analysis or a hint
+    of a game still being played would be help from outside, and an aborted one has nothing
+    to analyse."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refusal("not_found", "No such game.", status=404)
+    if game.status != Game.FINISHED:
+        raise Refusal("not_finished", "Only a finished game can be analysed." if game.is_active
+                      else "This game was aborted: there is nothing to analyse.")
+    return game
+
+
+def check_rate(model, user, now, limit, noun):
+    """Refuses `user` who asked for `limit[0]` new jobs of `model` within `limit[1]`."""
+    count, window = limit
+    recent = list(model.objects.filter(requested_by=user, created_at__gt=now - window)
+                  .order_by("-created_at").values_list("created_at", flat=True)[:count])
+    if len(recent) < count:
+        return
+    wait = max(1, math.ceil((recent[-1] + window - now).total_seconds()))
+    raise Refusal("rate_limited", f"At most {count} {noun} per {in_words(window)}: "
+                                  f"the next one in {in_words(timedelta(seconds=wait))}.",
+                  status=429, retry_after=wait)
+
+
+def in_words(span):
+    seconds = math.ceil(span.total_seconds())
+    if seconds >= 3600 and seconds % 3600 == 0:
+        hours = seconds // 3600
+        return "hour" if hours == 1 else f"{hours} hours"
+    if seconds >= 60:
+        minutes = math.ceil(seconds / 60)
+        return "minute" if minutes == 1 else f"{minutes} minutes"
+    return f"{seconds} s"
+
+
+def wants_work(job):
+    """Whether a stored job should be queued again on request: it failed."""
+    return job.status == Job.FAILED
+
+
+def do_requeue(job, user, now):
+    """Queue `job` again as a new request of `user`; False when another request did first."""
+    taken = type(job).objects.filter(pk=job.pk, status=job.status,
+                                     updated_at=job.updated_at).update(
+        status=Job.QUEUED, requested_by=user, created_at=now, updated_at=now, error="")
+    job.refresh_from_db()
+    return bool(taken)
+
+
+# -- the analysis of a game --------------------------------------------------------------------
+
+def analysis_of(game):
+    return Analysis.objects.filter(game=game).first()
+
+
+def check_request_analysis(game_id, user, now):
+    """The game and its analysis if any. Refuses a visitor (`login_required`), an unknown
+    game (`not_found`), a game not finished (`not_finished`), and a person who asked for
+    ANALYSES[0] new analyses within ANALYSES[1] (`rate_limited`): asking for one already
+    queued or done costs nothing."""
+    check_signed_in(user, "a computer analysis")
+    game = check_game(game_id)
+    analysis = analysis_of(game)
+    if analysis is None or wants_work(analysis):
+        check_rate(Analysis, user, now, ANALYSES, "analyses")
+    return game, analysis
+
+
+def do_request_analysis(game, user, analysis, now):
+    """The game's analysis, created or queued again if it needs a job; returns it and whether
+    a job is to be queued."""
+    if analysis is None:
+        try:
+            with transaction.atomic():
+                analysis = Analysis.objects.create(
+                    game=game, requested_by=user, created_at=now, updated_at=now,
+                    playouts=estimates.BUDGETS[game.game].playouts)
+            return analysis, True
+        except IntegrityError:      # another request created it a moment ago
+            return analysis_of(game), False
+    if wants_work(analysis):
+        return analysis, do_requeue(analysis, user, now)
+    return analysis, False
+
+
+def notify_analysis(analysis):
+    submit("analysis", {"analysis": analysis.pk, "from": analysis.slice_from})
+
+
+def request_analysis(game_id, user, now=None):
+    """Ask for the analysis of game `game_id` as `user`. Returns (analysis, queued): queued
+    is False when it was already queued, running or done."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game, analysis = check_request_analysis(game_id, user, now)
+        analysis, queued = do_request_analysis(game, user, analysis, now)
+        if queued:
+            notify_analysis(analysis)
+    return analysis, queued
+
+
+# -- hints ---------------------------------------------------------------------------------
+
+def check_position(game, ply, moves):
+    """The explored `moves` in canonical notation (as the engine writes them: "C3" is "c3"),
+    after the game's first `ply` actions, to a position with a move to suggest. Refuses a ply the game does not have (`no_such_ply`), a move the
+    engine refuses (`illegal`, with its reason) and a position where the game is over
+    (`position_over`)."""
+    try:
+        state = positions.explore(game, ply, moves)
+    except positions.NoSuchPly as error:
+        said = str(error)
+        raise Refusal("no_such_ply", f"{said[:1].upper()}{said[1:]}.") from None
+    except positions.IllegalLine as refusal:
+        raise Refusal("illegal", f"{refusal.action}: {refusal.reason}", index=refusal.index,
+                      action=refusal.action) from None
+    if state.is_over:
+        raise Refusal("position_over", "The game is over in this position: there is no move "
+                                       "to suggest.")
+    return list(state.actions[ply:])
+
+
+def hint_of(game, ply, moves):
+    return Hint.objects.filter(game=game, key=hint_key(ply, moves)).first()
+
+
+def stored_hint(game, ply, moves):
+    """The canonical line and the hint stored for that position (None: nobody asked).
+    Refuses as check_position does."""
+    moves = check_position(game, ply, moves)
+    return moves, hint_of(game, ply, moves)
+
+
+def check_request_hint(game_id, user, ply, moves, now):
+    """The game, the canonical line and the stored hint for the position if any. Refuses as
+    check_request_analysis and check_position do, and a person who asked for HINTS[0] new
+    hints within HINTS[1] (`rate_limited`)."""
+    check_signed_in(user, "a hint")
+    game = check_game(game_id)
+    moves = check_position(game, ply, moves)
+    hint = hint_of(game, ply, moves)
+    if hint is None or wants_work(hint):
+        check_rate(Hint, user, now, HINTS, "hints")
+    return game, moves, hint
+
+
+def do_request_hint(game, user, ply, moves, hint, now):
+    if hint is None:
+        try:
+            with transaction.atomic():
+                hint = Hint.objects.create(game=game, requested_by=user, ply=ply,
+                                           moves=",".join(moves), key=hint_key(ply, moves),
+                                           created_at=now, updated_at=now)
+            return hint, True
+        except IntegrityError:
+            return hint_of(game, ply, moves), False
+    if wants_work(hint):
+        return hint, do_requeue(hint, user, now)
+    return hint, False
+
+
+def notify_hint(hint):
+    submit("hint", {"hint": hint.pk})
+
+
+def request_hint(game_id, user, ply, moves, now=None):
+    """Ask for the engine's preferred action after ply `ply` of game `game_id` and the
+    explored `moves`, as `user`. Returns (hint, queued)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game, moves, hint = check_request_hint(game_id, user, ply, moves, now)
+        hint, queued = do_request_hint(game, user, ply, moves, hint, now)
+        if queued:
+            notify_hint(hint)
+    return hint, queued

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from analysis import views
+
+app_name = "analysis"
+
+urlpatterns = [
+    path("game/<int:game_id>/analysis.json", views.analysis, name="analysis"),
+    path("game/<int:game_id>/hint.json", views.hint, name="hint"),
+]

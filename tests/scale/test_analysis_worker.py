@@ -1,0 +1,104 @@
+"""The computer analysis at scale: two Daphne processes on PostgreSQL and Redis, the analysis
+job on the Redis list, computed by a `manage.py bot_worker` process, slice after slice. A person asks on one
+server; the worker stores the estimates ply by ply; the other server shows them, and a
+second request (on either server) starts nothing."""
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+
+import pytest
+
+from siteservers import ROOT, die_with_parent
+from tests.blundered import blundered_game
+from tests.ws.live_client import WebSession
+from tests.ws.messages import WAIT
+
+pytestmark = pytest.mark.scale
+
+PASSWORD = "scale-analysis-pass-4471"
+# How long the worker may take for a whole small game (a few seconds of CPU): a bound on the
+# wait, not a measure of speed.
+ANALYSIS_WAIT = 180
+
+STORE = """
+from django.contrib.auth import get_user_model
+from play import services
+from play.clock import TimeControl
+User = get_user_model()
+players = tuple(User.objects.get(username=name) for name in {names!r})
+game = services.start_game(game={game!r}, options={options!r}, players=players,
+                           time_control=TimeControl.untimed())
+for ply, action in enumerate({actions!r}):
+    game = services.load(game.pk)
+    mover = game.players()[game.player_of(game.state().to_move)]
+    services.play(game.pk, mover, ply, action)
+print(game.pk)
+"""
+
+
+@pytest.fixture
+def bot_worker(scale_servers, tmp_path):
+    """One `manage.py bot_worker` process on the servers' database and Redis, analysing one
+    position per slice (each slice a job it queues on Redis for the next)."""
+    log = open(tmp_path / "worker.log", "ab")
+    process = subprocess.Popen([sys.executable, "manage.py", "bot_worker"], cwd=ROOT,
+                               env={**scale_servers[0].env, "ANALYSIS_SLICE": "0"},
+                               stdout=log, stderr=subprocess.STDOUT,
+                               preexec_fn=die_with_parent)
+    yield process
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+
+
+def analysis_json(server, game_id):
+    with urllib.request.urlopen(f"{server.url}/game/{game_id}/analysis.json",
+                                timeout=WAIT) as response:
+        return json.loads(response.read())
+
+
+def test_a_bot_worker_computes_a_requested_analysis(scale_servers, bot_worker):
+    first, second = scale_servers
+    # The servers queue jobs on Redis: only a bot_worker runs them.
+    assert first.shell("from django.conf import settings; print(settings.BOT_JOBS)").split() == ["redis"]
+    players = [f"an{uuid.uuid4().hex[:6]}" for _ in range(3)]
+    for name in players:
+        first.create_user(name, PASSWORD)
+    actions, blunder = blundered_game("hadron", {"size": 5})
+    pk = int(first.shell(STORE.format(names=tuple(players[:2]), game="hadron",
+                                      options={"size": 5}, actions=actions)).split()[-1])
+    session = WebSession(first)
+    session.log_in(players[2], PASSWORD)
+    asked = session.post_json(f"/game/{pk}/analysis.json")
+    assert asked["status"] == "queued" and asked["plies"] == len(actions)
+
+    seen = set()
+    deadline = time.monotonic() + ANALYSIS_WAIT
+    while True:
+        answer = analysis_json(second, pk)
+        seen.add((answer["status"], len(answer["positions"])))
+        if answer["status"] == "done" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert answer["status"] == "done", (
+        f"no analysis after {ANALYSIS_WAIT} s; seen {sorted(seen)}; worker exit "
+        f"{bot_worker.poll()}")
+    assert [p["ply"] for p in answer["positions"]] == list(range(len(actions) + 1))
+    assert any(mark["ply"] == blunder and mark["symbol"] == "??" for mark in answer["marks"])
+    # Asked again on the other server: the stored analysis, nothing new queued.
+    other = WebSession(second)
+    other.log_in(players[0], PASSWORD)
+    again = other.post_json(f"/game/{pk}/analysis.json")
+    assert again["status"] == "done" and again["positions"] == answer["positions"]
+    assert first.shell(
+        "from analysis.models import Analysis, Estimate\n"
+        f"print(Analysis.objects.filter(game_id={pk}).count(),"
+        f" Estimate.objects.filter(analysis__game_id={pk}).count())").split() == [
+            "1", str(len(actions) + 1)]
