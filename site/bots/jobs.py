@@ -29,8 +29,8 @@ Where jobs run (settings.BOT_JOBS):
 * "eager": at once, in the submitting process (site tests: `then` runs in line).
 
 Healing: a kind may declare `pending()`, the payloads that should be in work now (e.g. the
-games where a computer is to move). Every serving process and every bot_worker resubmits them
-every BOT_SWEEP seconds; a job already queued or running is not queued twice (its `key`
+games where a computer is to move). They are resubmitted every BOT_SWEEP seconds: in pool
+mode by every serving process (on a thread of its own), with Redis by every bot_worker; a job already queued or running is not queued twice (its `key`
 names it: while the pool runs it, while Redis holds its lease). So a job lost with a killed
 worker runs again, and `then` must be idempotent against a stale result: the bots' `then`
 applies a move only if the game is still at the ply it was asked about.
