@@ -20,6 +20,7 @@ before.
 from __future__ import annotations
 
 import random
+from time import process_time
 from typing import NamedTuple
 
 from .mcts import immediate_wins, rewards, search
@@ -55,10 +56,12 @@ def level_description(level: int) -> str:
     return LEVELS[level].description
 
 
-def choose(state, level: int = 3, seed: int | None = None, time_limit: float | None = None) -> str:
+def choose(state, level: int = 3, seed: int | None = None, time_limit: float | None = None,
+           clock=process_time) -> str:
     """The action the level-`level` search plays in `state` (not over), in the engine's
-    notation.  `time_limit` caps the CPU seconds spent (default: the level's cap)."""
-    return MctsPlayer(level, seed, time_limit).choose(state)
+    notation.  `time_limit` caps the seconds spent (default: the level's cap), counted by
+    `clock` (default: CPU seconds; a player on a real clock passes time.monotonic)."""
+    return MctsPlayer(level, seed, time_limit, clock=clock).choose(state)
 
 
 class Player:
@@ -124,18 +127,20 @@ class MctsPlayer(Player):
     """Monte Carlo tree search (UCT with RAVE) at a level of LEVELS."""
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
-                 rave: float = 500.0):
+                 rave: float = 500.0, clock=process_time):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         self.level, self.rave = level, rave
         self.playouts, default_cap = LEVELS[level][:2]
         self.time_limit = default_cap if time_limit is None else time_limit
+        self.clock = clock
         self.name = f"mcts{level}" + ("" if rave else "-uct")
 
     def choose(self, state) -> str:
         _check(state)
-        self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave)
+        self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
+                           clock=self.clock)
         return self.last.action
 
 

@@ -95,35 +95,38 @@ def immediate_wins(state) -> list[str]:
 
 
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
-           exploration: float = 0.4, rave: float = 500.0, settle: bool = True) -> Result:
-    """Search from `state` (not over) for up to `playouts` simulations or `time_limit` CPU
-    seconds, whichever ends first (at least one simulation), or until the answer is settled
+           exploration: float = 0.4, rave: float = 500.0, settle: bool = True,
+           clock=process_time) -> Result:
+    """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
+    seconds of `clock` (CPU seconds of this process unless told otherwise: a player on a real
+    clock passes time.monotonic, since a starved process must still answer in time),
+    whichever ends first (at least one simulation), or until the answer is settled
     (unless `settle` is false: for tests that the early stop changes nothing).
     `rave` is RAVE's equivalence parameter (0 turns AMAF off: plain UCT).  An immediate win,
     or the only legal action, is played without a search (`playouts` 0 in the result).
     The same `rng` state, budget and position give the same answer whenever the time limit
     does not cut the search short (the settled stop depends on visit counts only)."""
-    start = process_time()
+    start = clock()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:
         raise ValueError("the game is over: there is nothing to search")
     wins = immediate_wins(state)
     if wins:
-        return Result(sorted(wins)[0], 0, process_time() - start, 1.0, {})
+        return Result(sorted(wins)[0], 0, clock() - start, 1.0, {})
     legal = state.legal_actions()
     if len(legal) == 1:   # a forced action (e.g. the last cell) needs no search
-        return Result(legal[0], 0, process_time() - start, 0.5, {})
+        return Result(legal[0], 0, clock() - start, 0.5, {})
     root = Node(state, None, None)
     done = 0
     while done < playouts:
         _simulate(root, rng, exploration, rave)
         done += 1
-        if deadline is not None and process_time() >= deadline:
+        if deadline is not None and clock() >= deadline:
             break
         if settle and done & 15 == 0 and _settled(root, playouts - done):
             break
     best = max(root.children, key=lambda c: (c.n, c.w / c.n))
-    return Result(best.action, done, process_time() - start, best.w / best.n,
+    return Result(best.action, done, clock() - start, best.w / best.n,
                   {c.action: c.n for c in root.children},
                   sum(c.w for c in root.children) / sum(c.n for c in root.children))
 

@@ -45,15 +45,16 @@ WAITING_BATCH = 500
 
 
 def thinking_time(game, seat, level):
-    """Seconds the computer in `seat` may think in `game`: None (the level's own cap) without
-    a realtime clock; on one, a budget from its remaining time and the increment. The level's
-    number of simulations still ends the search sooner when it is reached."""
+    """Seconds the computer in `seat` may think in `game`: None (the level's own cap, in CPU
+    seconds) without a realtime clock; on one, wall-clock seconds from its remaining time and
+    the increment, never more than the level's cap. The level's number of simulations still
+    ends the search sooner when it is reached."""
     if not game.time_control.is_realtime or game.remaining_ms is None:
         return None
     # What is left now: a job asked again by the sweep comes later in the turn.
     left = game.remaining_at(timezone.now())[seat] / 1000
     budget = left * SHARE_OF_CLOCK + (game.increment or 0) * SHARE_OF_INCREMENT
-    return round(max(MIN_THINK, min(budget, left / 4)), 3)
+    return round(max(MIN_THINK, min(budget, left / 4, engine_bots.LEVELS[level].cap)), 3)
 
 
 def turn_of(game):
@@ -124,8 +125,11 @@ def think(payload):
     """Position in, action out: in a worker process, never the server's loop."""
     started = time.monotonic()
     state = games.get(payload["engine"]).replay(payload["options"], payload["actions"])
+    # On a realtime clock the budget is wall-clock time: a worker at idle priority that gets
+    # little CPU must still answer before its clock runs out.
+    clock = time.monotonic if payload["time_limit"] is not None else time.process_time
     action = engine_bots.choose(state, level=payload["level"], seed=payload["seed"],
-                                time_limit=payload["time_limit"])
+                                time_limit=payload["time_limit"], clock=clock)
     rest = payload.get("pace", 0) - (time.monotonic() - started)
     if rest > 0:
         time.sleep(rest)

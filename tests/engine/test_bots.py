@@ -142,6 +142,17 @@ def test_the_time_cap_cuts_a_search_short():
     assert bot.last.playouts < LEVELS[TOP_LEVEL].simulations and bot.last.seconds >= 0.05
 
 
+def test_a_search_on_a_real_clock_stops_at_its_time_whatever_its_cpu():
+    """A player on a real clock counts the clock it is given (the site: wall-clock seconds),
+    not the CPU it got: here a clock that runs a second per reading stops the search at the
+    third simulation's check, though hardly any CPU was spent."""
+    readings = iter(range(10 ** 6))
+    state = games.get("hadron").new()
+    bot = MctsPlayer(TOP_LEVEL, seed=1, time_limit=2.5, clock=lambda: next(readings))
+    assert bot.choose(state) in state.legal_actions()
+    assert bot.last.playouts == 3
+
+
 def test_a_settled_search_stops_early_with_the_answer_it_would_give():
     """Near the end of a Hadron game one action soon leads: the search stops once no other
     action can catch up in the budget left, and the whole budget, searched with the same

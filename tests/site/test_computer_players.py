@@ -9,6 +9,7 @@ import pytest
 
 from bots import accounts, jobs, moves
 from bots import services as bot_services
+from games.bots import LEVELS
 from play import services
 from play.clock import TimeControl
 from play.models import Action, Game
@@ -151,11 +152,16 @@ def test_thinking_time_follows_the_clock(alice):
     computer = accounts.bot_for(1)
     slow = services.start_game(game="hadron", options={}, players=(computer, alice),
                                time_control=TimeControl("untimed"))
+    long = services.start_game(game="hadron", options={}, players=(computer, alice),
+                               time_control=TimeControl("realtime", minutes=5, increment=0))
     quick = services.start_game(game="hadron", options={}, players=(computer, alice),
                                 time_control=TimeControl("realtime", minutes=1, increment=0))
+    quick.remaining_ms = [15_000, 60_000]  # a quarter of its minute left
     assert moves.thinking_time(slow, 0, 1) is None  # the level's own cap
-    # A thirtieth of the minute left (less the instant since the turn began).
-    assert moves.thinking_time(quick, 0, 1) == pytest.approx(60 / 30, abs=0.05)
+    # A thirtieth of the time left (less the instant since the turn began), never more than
+    # the level's cap.
+    assert moves.thinking_time(quick, 0, 1) == pytest.approx(15 / 30, abs=0.05)
+    assert moves.thinking_time(long, 0, 1) == LEVELS[1].cap
 
 
 # -- names ------------------------------------------------------------------------------------
