@@ -1,7 +1,8 @@
 """Playing the computer in Chromium: a new player signs up, starts a game against the computer
 from the home page's form (level 1, the smallest board) and plays it to the end by clicking the
 board, in every game; an anonymous spectator on the same game sees every move without a
-reload. The server is the embedded default: Daphne, SQLite, the in-memory channel layer and
+reload; then the player asks for the computer's analysis of the finished game and reads its
+graph. The server is the embedded default: Daphne, SQLite, the in-memory channel layer and
 its own pool of worker processes (nothing else started)."""
 import random
 import re
@@ -98,3 +99,15 @@ def test_a_new_player_plays_the_computer_to_the_end(pool_server, new_page, scree
         assert_not_reloaded(page, markers[id(page)])
     expect(spectator.locator("#moves .act")).to_have_count(state.ply)
     shoot(spectator, screenshot_dir, f"computer-{game}-spectator-end")
+
+    # The finished game's analysis, asked for on the page the game was played on: a graph
+    # with a point for the start and one after every action, computed by the pool's workers.
+    analysis = player.locator("#analysis")
+    expect(analysis).to_be_visible()
+    player.locator("#analysis-request").click()
+    expect(analysis).to_have_attribute("data-status", "done", timeout=60_000)
+    expect(analysis).to_have_attribute("data-analysed", str(state.ply + 1))
+    expect(player.locator("#analysis-chart")).to_be_visible()
+    expect(player.locator("#analysis-request")).to_be_hidden()
+    analysis.scroll_into_view_if_needed()
+    shoot(player, screenshot_dir, f"computer-{game}-analysis", full_page=True)

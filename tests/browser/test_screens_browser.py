@@ -153,8 +153,10 @@ def test_item04_play_links_choose_their_game(daphne_server, new_page, screenshot
     page.get_by_role("link", name="Play Tripen").click()
     page.wait_for_url("**/play/?game=tripen")
     expect(page.locator("#id_game")).to_have_value("tripen")
-    expect(page.locator('fieldset.game-options[data-game="tripen"]')).to_be_visible()
-    expect(page.locator('fieldset.game-options[data-game="hadron"]')).to_be_hidden()
+    for form in ("#new-game", "#play-the-computer"):
+        expect(page.locator(f'{form} fieldset.game-options[data-game="tripen"]')).to_be_visible()
+        expect(page.locator(f'{form} fieldset.game-options[data-game="hadron"]')).to_be_hidden()
+    expect(page.locator("#play-the-computer [name=computer-game]")).to_have_value("tripen")
     shoot_both(page, screenshot_dir, "04-play-tripen")
     page.goto(server.url + "/")
     page.locator(".game-card", has_text="Colorful Connection").get_by_role("link", name="Play").click()

@@ -2,6 +2,7 @@
 The page loads static/js/computer.js for it."""
 from django import template
 
+import games
 from bots.forms import ComputerForm
 
 register = template.Library()
@@ -9,7 +10,12 @@ register = template.Library()
 
 @register.inclusion_tag("bots/_computer_form.html", takes_context=True)
 def play_the_computer(context):
-    return {"computer_form": ComputerForm(), "csrf_token": context.get("csrf_token")}
+    # "Play Tripen" (/play/?game=tripen) chooses that game here too, as in the new-game form.
+    request = context.get("request")
+    chosen = request.GET.get("game") if request is not None else None
+    initial = {"game": chosen} if chosen in games.names() else {}
+    return {"computer_form": ComputerForm(initial=initial),
+            "csrf_token": context.get("csrf_token")}
 
 
 @register.simple_tag
