@@ -164,6 +164,22 @@ class Server:
 LIVE_SERVERS = []        # every process started and not yet stopped: stopped on any exit
 
 
+# A fixed piece of pure Python, timed on the servers' core before and after each backend: the
+# host of a virtual machine runs faster or slower from hour to hour, and this says how fast it
+# ran while the table was made (absolute figures of two runs compare only at the same speed;
+# the Tessera/echo ratios compare anyway).
+SPEED_PROBE = ("import time\nt = time.process_time()\ns = 0\n"
+               "for i in range(5_000_000):\n    s += i\nprint(time.process_time() - t)")
+
+
+def speed_probe(core):
+    """CPU seconds the probe took on `core` (the servers' core)."""
+    argv = [sys.executable, "-c", SPEED_PROBE]
+    if core is not None and shutil.which("taskset"):
+        argv = ["taskset", "-c", str(core)] + argv
+    return float(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
+
+
 def sampler(servers):
     """(cpu seconds, rss bytes) summed over the servers."""
     def sample():
@@ -437,7 +453,7 @@ def main(argv=None):
     cores = pin_cores()
     scratch = Path(tempfile.mkdtemp(prefix="tessera-live-load-"))
     bench = Bench(args, cores)
-    results, backends = [], []
+    results, backends, speeds = [], [], []
     print(f"site {args.site}; warm-up {args.warmup:g} s, measured {args.duration:g} s, "
           f"repeat {args.repeat}; " + (f"servers on core {cores[0]}, load generator on core {cores[1]}"
                                        if cores[0] is not None else "one core: nothing pinned"), flush=True)
@@ -449,6 +465,7 @@ def main(argv=None):
             backend = Backend(backend_name, args.site, scratch)
             backends.append(backend)
             backend.migrate()
+            speeds.append(speed_probe(cores[0]))
             for run in args.runs:
                 for kind in ("echo", "tessera"):
                     repeats = []
@@ -461,7 +478,11 @@ def main(argv=None):
                     figures = loadgen.median_summary(repeats)
                     results.append({"backend": backend_name, "run": run["name"], "server": kind,
                                     "processes": backend.processes, "figures": figures})
+            speeds.append(speed_probe(cores[0]))
         print_results(results)
+        print(f"\nMachine speed: a 5-million-step Python loop took {min(speeds) * 1000:.0f}-"
+              f"{max(speeds) * 1000:.0f} ms of CPU on the servers' core, before and after each "
+              f"backend (lower is faster)")
         if args.json:
             args.json.write_text(json.dumps(results, indent=1))
         return results
