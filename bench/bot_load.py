@@ -62,6 +62,16 @@ bots = bot_ids()
 print(Action.objects.filter(game__player0_id__in=bots, game__player1_id__in=bots).count())
 """
 
+# After a run with computers: their games end, so that the next run (without them, on the same
+# database) has none left for the server's sweep to start thinking again.
+BOT_GAMES_END = """
+from bots.accounts import bot_ids
+from play.models import Game
+bots = bot_ids()
+print(Game.objects.active().filter(player0_id__in=bots, player1_id__in=bots)
+      .update(status=Game.ABORTED))
+"""
+
 
 class BotBackend(live_load.Backend):
     """live_load's backend, with the computer players' settings for its processes."""
@@ -138,6 +148,8 @@ def measure(args, backend, bench, bots, label):
             workers.stop()
         for server in servers:
             server.stop()
+        if bots:
+            backend.python(BOT_GAMES_END, label)
 
 
 def text(figures):
@@ -147,8 +159,9 @@ def text(figures):
 def print_table(rows, args):
     print(f"\nPeople's moves: {args.games} Hadron 7x7 games, a move every {args.think:g} s per "
           f"game, {args.duration:g} s measured after {args.warmup:g} s; round trip send -> "
-          f"broadcast, ms p50/p90/p99. Computer games: between levels 2 and 3, thinking "
-          f"without pause.")
+          f"broadcast, ms p50/p90/p99" + (f", medians of {args.repeat} runs" if args.repeat > 1
+                                          else "") + ". Computer games: between levels 2 and "
+          f"3, thinking without pause.")
     print(f"{'backend':8} {'computer games':>14} {'carried/s':>9} {'mover':>18} "
           f"{'opponent':>18} {'spectators':>18} {'bot acts/s':>11} {'p99 ratio':>9} errors")
     for backend, bots, f in rows:
@@ -176,6 +189,9 @@ def main(argv=None):
     parser.add_argument("--workers-apart", action="store_true",
                         help="the workers on the load generator's core (BOT_CPUS), not the "
                              "server's")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="measure each setting N times, without and with the computers in "
+                             "turn (so both see the host alike); the table shows medians")
     parser.add_argument("--site", type=Path, default=HERE.parent)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
@@ -201,11 +217,17 @@ def main(argv=None):
             backend = BotBackend(name, args.site.resolve(), scratch)
             backends.append(backend)
             backend.migrate()
-            for bots in (0, args.bots):
-                started = time.monotonic()
-                rows.append((name, bots, measure(args, backend, bench, bots, f"b{bots}")))
-                print(f"  {name} with {bots} computer games: {time.monotonic() - started:.0f} s",
-                      file=sys.stderr, flush=True)
+            measured = {0: [], args.bots: []}
+            for attempt in range(args.repeat):
+                for bots in measured:
+                    started = time.monotonic()
+                    measured[bots].append(measure(args, backend, bench, bots, f"b{bots}-{attempt}"))
+                    p99 = measured[bots][-1]["latency"]["mover"] or {}
+                    print(f"  {name} #{attempt + 1} with {bots} computer games: "
+                          f"{time.monotonic() - started:.0f} s, mover p99 "
+                          f"{p99.get('p99', float('nan')):.1f} ms", file=sys.stderr, flush=True)
+            for bots, figures in measured.items():
+                rows.append((name, bots, loadgen.median_summary(figures)))
         print_table(rows, args)
         if args.json:
             args.json.write_text(json.dumps(rows, indent=1))

@@ -45,8 +45,10 @@ def expect_ply(page, ply):
 @pytest.fixture(scope="module")
 def sliced_server(site_servers):
     """A server of its own whose pool analyses one position per slice: every slice a job
-    that the one before queued (analysis.jobs), as on a long game."""
-    return site_servers(ANALYSIS_SLICE="0")
+    that the one before queued (analysis.jobs), as on a long game. The pool is named: with
+    REDIS_URL set (the scale run) the default would be a Redis queue, which only
+    `manage.py bot_worker` processes serve (tests/scale has those)."""
+    return site_servers(ANALYSIS_SLICE="0", BOT_JOBS="pool")
 
 
 def test_request_analysis_follow_a_mark_and_take_a_hint(sliced_server, new_page,
@@ -140,8 +142,8 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(sliced_server, new_page,
 
 
 
-def test_a_tripen_hint_shows_the_token_in_its_pose(daphne_server, new_page, screenshot_dir):
-    server = daphne_server
+def test_a_tripen_hint_shows_the_token_in_its_pose(sliced_server, new_page, screenshot_dir):
+    server = sliced_server
     name, options = "tripen", {"size": 5}
     engine = games.get(name)
     state = engine.new(**options)
