@@ -10,7 +10,8 @@ searches).
 
 A level is a budget of simulations (playouts) with a cap on thinking time per action: the
 budget sets the strength, the cap only guards the machine.  The cap is CPU seconds of this
-process (see games.mcts); the site's wall-clock budget for an answer is its own.  With the
+process unless `choose` is given another clock (see games.mcts): the site passes the wall
+clock for a computer on a realtime clock, whose answer must come in time.  With the
 same seed a level plays the same action in the same position unless the cap cuts the search
 short (then it depends on the machine's speed).  A turn of several actions is asked for one
 action at a time: `choose` answers for whoever is to move, whether or not they moved just

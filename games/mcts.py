@@ -26,9 +26,10 @@ played by each game's `State.playout` (a random fill of the board where the orde
 change the result: Colorful, Tripen, and Copolymer's order of claims).  The answer is the
 most visited action at the root (ties: higher mean reward).
 
-Time is counted in CPU seconds of this process (time.process_time), so a busy machine slows
-a search but does not weaken it in tests and the arena; a caller that must answer within a
-wall-clock time (the site) keeps its own clock.  The search stops early once the most visited
+Time is counted in CPU seconds of this process (time.process_time) unless the caller passes
+another clock, so a busy machine slows a search but does not weaken it in tests and the arena;
+a caller that must answer within a wall-clock time (the site, on a realtime clock) passes
+`clock=time.monotonic`.  The search stops early once the most visited
 root action cannot be overtaken within what is left of the budget ("settled"): the answer is
 the same, only sooner.  Nodes hold no reference to their parent, so a finished tree is freed
 as soon as it is dropped, without waiting for the cycle collector.
