@@ -10,6 +10,23 @@ import random
 import games
 from games.mcts import immediate_wins
 
+# Shell code (SiteServer.shell) that stores a game played by two existing users in a server's
+# database and prints its id: .format(names=(first, second), game=, options=, actions=).
+STORE_GAME = """
+from django.contrib.auth import get_user_model
+from play import services
+from play.clock import TimeControl
+User = get_user_model()
+players = tuple(User.objects.get(username=name) for name in {names!r})
+game = services.start_game(game={game!r}, options={options!r}, players=players,
+                           time_control=TimeControl.untimed())
+for ply, action in enumerate({actions!r}):
+    game = services.load(game.pk)
+    mover = game.players()[game.player_of(game.state().to_move)]
+    services.play(game.pk, mover, ply, action)
+print(game.pk)
+"""
+
 
 def blundered_game(name, options, seeds=range(500)):
     """(actions, ply): a whole game's actions in which action number `ply` (the position after

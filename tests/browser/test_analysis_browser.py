@@ -15,25 +15,10 @@ from playwright.sync_api import expect
 
 import games
 from games.mcts import immediate_wins
-from tests.blundered import blundered_game
+from tests.blundered import STORE_GAME, blundered_game
 from tests.browser.helpers import PHONE, click_cell, log_in, new_players, shoot, shoot_both
 
 pytestmark = pytest.mark.browser
-
-STORE = """
-from django.contrib.auth import get_user_model
-from play import services
-from play.clock import TimeControl
-User = get_user_model()
-players = tuple(User.objects.get(username=name) for name in {names!r})
-game = services.start_game(game={game!r}, options={options!r}, players=players,
-                           time_control=TimeControl.untimed())
-for ply, action in enumerate({actions!r}):
-    game = services.load(game.pk)
-    mover = game.players()[game.player_of(game.state().to_move)]
-    services.play(game.pk, mover, ply, action)
-print(game.pk)
-"""
 
 
 def expect_ply(page, ply):
@@ -57,7 +42,7 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(sliced_server, new_page,
     name, options = "hadron", {"size": 5}
     actions, blunder = blundered_game(name, options)
     first, second, viewer = new_players(server, "anx", "any", "anv")
-    pk = int(server.shell(STORE.format(names=(first, second), game=name, options=options,
+    pk = int(server.shell(STORE_GAME.format(names=(first, second), game=name, options=options,
                                        actions=actions)).split()[-1])
     plies = len(actions)
 
@@ -151,7 +136,7 @@ def test_a_tripen_hint_shows_the_token_in_its_pose(sliced_server, new_page, scre
     while state.ply < 6:
         state = state.play(rng.choice([a for a in state.legal_actions() if a != "swap"]))
     first, second, viewer = new_players(server, "trx", "try", "trv")
-    pk = int(server.shell(STORE.format(names=(first, second), game=name, options=options,
+    pk = int(server.shell(STORE_GAME.format(names=(first, second), game=name, options=options,
                                        actions=list(state.actions))).split()[-1])
     server.shell(f"from play import services\ngame = services.load({pk})\n"
                  f"mover = game.players()[game.player_of(game.state().to_move)]\n"

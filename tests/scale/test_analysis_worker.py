@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from siteservers import ROOT, die_with_parent
-from tests.blundered import blundered_game
+from tests.blundered import STORE_GAME, blundered_game
 from tests.ws.live_client import WebSession
 from tests.ws.messages import WAIT
 
@@ -22,21 +22,6 @@ PASSWORD = "scale-analysis-pass-4471"
 # How long the worker may take for a whole small game (a few seconds of CPU): a bound on the
 # wait, not a measure of speed.
 ANALYSIS_WAIT = 180
-
-STORE = """
-from django.contrib.auth import get_user_model
-from play import services
-from play.clock import TimeControl
-User = get_user_model()
-players = tuple(User.objects.get(username=name) for name in {names!r})
-game = services.start_game(game={game!r}, options={options!r}, players=players,
-                           time_control=TimeControl.untimed())
-for ply, action in enumerate({actions!r}):
-    game = services.load(game.pk)
-    mover = game.players()[game.player_of(game.state().to_move)]
-    services.play(game.pk, mover, ply, action)
-print(game.pk)
-"""
 
 
 @pytest.fixture
@@ -72,7 +57,7 @@ def test_a_bot_worker_computes_a_requested_analysis(scale_servers, bot_worker):
     for name in players:
         first.create_user(name, PASSWORD)
     actions, blunder = blundered_game("hadron", {"size": 5})
-    pk = int(first.shell(STORE.format(names=tuple(players[:2]), game="hadron",
+    pk = int(first.shell(STORE_GAME.format(names=tuple(players[:2]), game="hadron",
                                       options={"size": 5}, actions=actions)).split()[-1])
     session = WebSession(first)
     session.log_in(players[2], PASSWORD)
