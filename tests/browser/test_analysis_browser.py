@@ -43,7 +43,7 @@ def test_request_analysis_follow_a_mark_and_take_a_hint(sliced_server, new_page,
     actions, blunder = blundered_game(name, options)
     first, second, viewer = new_players(server, "anx", "any", "anv")
     pk = int(server.shell(STORE_GAME.format(names=(first, second), game=name, options=options,
-                                       actions=actions)).split()[-1])
+                                            actions=actions)).split()[-1])
     plies = len(actions)
 
     # A visitor: nothing analysed yet, and a way to log in to ask.
@@ -137,7 +137,7 @@ def test_a_tripen_hint_shows_the_token_in_its_pose(sliced_server, new_page, scre
         state = state.play(rng.choice([a for a in state.legal_actions() if a != "swap"]))
     first, second, viewer = new_players(server, "trx", "try", "trv")
     pk = int(server.shell(STORE_GAME.format(names=(first, second), game=name, options=options,
-                                       actions=list(state.actions))).split()[-1])
+                                            actions=list(state.actions))).split()[-1])
     server.shell(f"from play import services\ngame = services.load({pk})\n"
                  f"mover = game.players()[game.player_of(game.state().to_move)]\n"
                  f"services.resign({pk}, mover, game.ply_count)")

@@ -58,7 +58,7 @@ def test_a_bot_worker_computes_a_requested_analysis(scale_servers, bot_worker):
         first.create_user(name, PASSWORD)
     actions, blunder = blundered_game("hadron", {"size": 5})
     pk = int(first.shell(STORE_GAME.format(names=tuple(players[:2]), game="hadron",
-                                      options={"size": 5}, actions=actions)).split()[-1])
+                                           options={"size": 5}, actions=actions)).split()[-1])
     session = WebSession(first)
     session.log_in(players[2], PASSWORD)
     asked = session.post_json(f"/game/{pk}/analysis.json")
