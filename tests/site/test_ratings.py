@@ -83,6 +83,25 @@ def test_casual_and_aborted_games_are_never_rated(alice, bob):
     assert services.current(aborted.pk)["result"]["ratings"] == []
 
 
+@pytest.mark.parametrize("reason", ["no_start", "idle"])
+def test_games_the_site_ends_without_a_result_are_never_rated(alice, bob, reason):
+    game = rated_game(alice, bob, tc=TimeControl.realtime(1, 0) if reason == "no_start" else None)
+    if reason == "idle":
+        services.play(game.pk, alice, 0, "c3")
+        back = timezone.now() - timedelta(days=31)
+    else:
+        back = timezone.now() - timedelta(minutes=1)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=back, updated_at=back)
+    Game.objects.get(pk=game.pk).save(update_fields=["expires_at"])
+    snapshot = services.current(game.pk)
+    assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", reason)
+    assert snapshot["result"]["ratings"] == []
+    # No draw counted on the profile either: the rows are never touched.
+    assert not RatingChange.objects.exists()
+    assert not Rating.objects.filter(draws__gt=0).exists()
+    assert not Rating.objects.filter(games__gt=0).exists()
+
+
 def test_rating_a_game_again_changes_nothing(alice, bob):
     game = rated_game(alice, bob)
     services.resign(game.pk, alice, 0)
