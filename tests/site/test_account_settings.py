@@ -7,6 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import override_settings
 from django.urls import reverse
 
 from accounts.models import Profile, profile_of
@@ -91,7 +92,7 @@ def test_a_forgotten_password_is_reset_through_the_mailed_link(client, django_us
     sent = mail.outbox[0]
     assert sent.to == ["gina@example.org"] and sent.subject == "Your Tessera password"
     assert "gina" in sent.body
-    link = re.search(r"http://testserver(/accounts/password/reset/\S+/\S+/)", sent.body)[1]
+    link = re.search(r"http://127.0.0.1:8000(/accounts/password/reset/\S+/\S+/)", sent.body)[1]
 
     form = client.get(link, follow=True)
     assert "Choose a new password" in form.content.decode()
@@ -102,6 +103,18 @@ def test_a_forgotten_password_is_reset_through_the_mailed_link(client, django_us
     # The link works once.
     again = client.get(link, follow=True).content.decode()
     assert "This link does not work any more" in again
+
+
+@override_settings(SITE_URL="https://tessera.example",
+                   ALLOWED_HOSTS=["testserver", "localhost"])
+def test_the_reset_link_is_built_from_the_sites_address_not_the_host_header(
+        client, django_user_model):
+    django_user_model.objects.create_user("gina", email="gina@example.org", password=PASSWORD)
+    client.post(reverse("accounts:password_reset"), {"email": "gina@example.org"},
+                HTTP_HOST="localhost:1")
+    body = mail.outbox[0].body
+    assert re.search(r"^https://tessera\.example/accounts/password/reset/\S+/\S+/$", body, re.M)
+    assert "localhost" not in body
 
 
 def test_an_unknown_address_sends_nothing_and_says_the_same(client):
