@@ -23,6 +23,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models.functions import Length
 
+from accounts.names import same_name
+
 RULE = "letters of one alphabet, and not a look-alike of another player's name"
 
 
@@ -75,7 +77,7 @@ def check_new_username(name, exclude_pk=None):
         raise ValidationError(
             "Names that start with “computer-level” belong to the site's computer players.",
             code="computer_username")
-    taken = users.filter(username__iexact=name).first()
+    taken = same_name(users, name)
     if taken is not None:
         raise ValidationError(
             "The username “%(name)s” is already taken (usernames ignore case).",
