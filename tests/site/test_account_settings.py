@@ -81,6 +81,25 @@ def test_every_page_hands_the_board_choices_to_its_scripts(client, alice):
                                     "hide_chat": True}
 
 
+def test_an_address_longer_than_the_column_is_a_form_error(client, alice):
+    """Django's address check allows 320 characters, the account's column 254: PostgreSQL
+    answered the longer ones with a server error."""
+    client.force_login(alice)
+    long_address = "a" * 63 + "@" + ".".join(["b" * 60] * 4) + ".org"
+    assert 254 < len(long_address) <= 320
+    response = client.post(reverse("accounts:settings"), {"email": long_address})
+    assert response.status_code == 200
+    assert "at most 254 characters" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.email != long_address
+
+
+def test_a_profile_address_with_a_nul_is_not_found(client, alice):
+    assert client.get("/u/%00/").status_code == 404
+    assert client.get("/u/al%00ice/").status_code == 404
+    assert client.get("/u/alice/").status_code == 200
+
+
 def test_a_forgotten_password_is_reset_through_the_mailed_link(client, django_user_model):
     django_user_model.objects.create_user("gina", email="gina@example.org", password=PASSWORD)
     login = client.get(reverse("accounts:login")).content.decode()
