@@ -104,8 +104,8 @@ class GameConsumer(JsonSocket):
 
     async def change(self, service, user, *args, **kwargs):
         """Run a change in the game's lane; the sender alone hears what it returns."""
-        messages = await lanes.in_lane(("game", self.game_id), service, self.game_id, user,
-                                       *args, **kwargs)
+        messages = await lanes.in_lane(("game", self.game_id), self.checked(service),
+                                       self.game_id, user, *args, **kwargs)
         for message in messages:
             await self.send_json(message)
 
@@ -144,8 +144,8 @@ class GameConsumer(JsonSocket):
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")
         text = talk.clean_text(message.get("text"))
-        for answer in await lanes.write(talk.add_line, self.game_id, author, text,
-                                        now=self.received_at):
+        for answer in await lanes.write(self.checked(talk.add_line), self.game_id, author,
+                                        text, now=self.received_at):
             await self.send_json(answer)
 
     async def on_snapshot(self, message):

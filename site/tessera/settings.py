@@ -21,7 +21,7 @@ Everything that differs between one laptop and a deployment comes from the envir
                   or EMAIL_HOST (+ EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                   EMAIL_USE_TLS, EMAIL_USE_SSL) for SMTP; neither: mail is printed (console)
 * DEFAULT_FROM_EMAIL  the sender of the site's mail
-* SITE_URL        the site's address in mail sent without a request (opponent moved, ...)
+* SITE_URL        the site's address in the links of every mail (password resets included)
 """
 import os
 from datetime import timedelta
