@@ -1,7 +1,7 @@
 """Fixtures of the site tests (Django's test client and ORM). Helpers that play games live in
 tests/site/played.py: import them from there, never from a module named conftest."""
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
 from archive import positions
 
@@ -12,6 +12,12 @@ def quick_password_hashing(settings):
     purpose, and these tests are about the site's forms and views, not about PBKDF2 (the
     Daphne processes of the browser tests keep the real settings)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """Each test starts with no exports counted against its address (archive.views)."""
+    caches["limits"].clear()
 
 
 @pytest.fixture
