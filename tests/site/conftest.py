@@ -15,8 +15,12 @@ def quick_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def fresh_limits():
-    """Each test starts with no exports counted against its address (archive.views)."""
+def fresh_limits(settings):
+    """Each test starts with no exports counted against its address (archive.views), in
+    memory: with REDIS_URL the limits' cache is a Redis database other processes of the run
+    use too, which a clear() would empty."""
+    settings.CACHES = {**settings.CACHES, "limits": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "test-limits"}}
     caches["limits"].clear()
 
 
