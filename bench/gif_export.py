@@ -2,9 +2,10 @@
 cost the site, and what a GIF costs again after many cheap requests.
 
     nice python bench/gif_export.py                  # a scratch SQLite file, removed at the end
-    nice python bench/gif_export.py --concurrent 8 --cheap 600
+    nice python bench/gif_export.py --concurrent 8 --cheap 600 --game tripen --options '{"size": 13}'
 
-It plays a Colorful Connection game (default board, 61 actions) and a few others, then:
+It plays a game of `--game` (default Tripen 13×13, the longest GIF of the default sizes'
+neighbours) and a few Colorful Connection games for the cheap requests, then:
 
 1. `--concurrent` processes (as many server processes would) each ask for the GIF through
    Django's test client at the same moment; each reports the CPU seconds of its request.
@@ -31,8 +32,10 @@ from django.contrib.auth import get_user_model
 from tests.site.played import finished
 User = get_user_model()
 players = (User.objects.create_user("alice"), User.objects.create_user("bob"))
-games = [finished("colorful", players, {{}}, seed=seed).pk for seed in range({games})]
-print(games[0], sum(g.ply_count for g in __import__("play.models").models.Game.objects.all()))
+game = finished({game!r}, players, {options!r}, seed=1)
+for seed in range({games}):
+    finished("colorful", players, {{}}, seed=seed)
+print(game.pk, game.ply_count)
 """
 
 CONCURRENT = """
@@ -87,6 +90,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--concurrent", type=int, default=8)
     parser.add_argument("--cheap", type=int, default=600)
+    parser.add_argument("--game", default="tripen")
+    parser.add_argument("--options", type=json.loads, default={"size": 13})
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tessera-gif-bench-"))
     env = {**os.environ, "SECRET_KEY": SECRET, "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
@@ -97,9 +102,11 @@ def main():
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,
                        env=env, check=True)
         # Enough other games that the cheap requests are all different positions.
-        games = 2 + args.cheap // 120
-        game, plies = map(int, last_line(shell(env, SETUP.format(games=games))).split())
-        print(f"checkout {ROOT}; {games} Colorful games, {plies} actions in all; game {game}")
+        games = 1 + args.cheap // 120   # 61 positions of each, as JSON with and without geometry
+        game, plies = map(int, last_line(shell(env, SETUP.format(
+            game=args.game, options=args.options, games=games))).split())
+        print(f"checkout {ROOT}; the GIF of {args.game} {args.options}, {plies} actions; "
+              f"{games} Colorful games for the cheap requests")
 
         go = folder / "go"
         ready = [folder / f"{n}.ready" for n in range(args.concurrent)]
