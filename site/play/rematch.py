@@ -1,6 +1,8 @@
 """After the end: either player may offer a rematch; when the other accepts, a new game starts
 with the same game, options and time control, and the other player moving first. At most one
-rematch follows a game: asking again once it exists just points to it."""
+rematch follows a game: asking again once it exists just points to it. A computer accepts at
+once: nobody would ever answer for it, and the offer waited for ever."""
+from bots.accounts import is_bot
 from play import broadcast
 from play.services import PlayError, change, require_player, start_game
 
@@ -22,7 +24,7 @@ def _offer(game, me, now):
     follow_up = game.follow_up()
     if follow_up is not None:
         return [started(follow_up)]
-    if game.rematch_offer is None:
+    if game.rematch_offer is None and not is_bot((game.player0_id, game.player1_id)[1 - me]):
         _set_offer(game, me)
         return []
     if game.rematch_offer == me:

@@ -258,6 +258,23 @@ else:
     # number of sockets, live.layers).
     CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.LocalChannelLayer"}}
 
+# Django's cache (drawings, replayed positions): per process. The export limits count per
+# client address across the site's processes, so with Redis they count there
+# (django-ratelimit, archive.views); one process counts in its own memory.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                "KEY_PREFIX": os.environ.get("REDIS_PREFIX") or "asgi"}
+               if REDIS_URL else
+               {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "limits"}),
+}
+RATELIMIT_USE_CACHE = "limits"
+# Exports per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
+# once; positions' images are cheaper. django-ratelimit's rates ("count/period").
+EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")
+EXPORT_IMAGE_RATE = os.environ.get("EXPORT_IMAGE_RATE", "120/m")
+
 # The live path (live/, docs/design.md). Seconds unless said otherwise; all from the
 # environment so that operators, benchmarks and tests can set them.
 def env_number(name, default, kind=int):
