@@ -71,7 +71,8 @@ def turn_of(game):
     if level is None:
         return None
     state = game.state()
-    other = accounts.level_of((game.player0_id, game.player1_id)[1 - seat])
+    opponent = (game.player0_id, game.player1_id)[1 - seat]
+    other = accounts.level_of(opponent)
     return {
         "game": game.pk, "ply": game.ply_count, "takebacks": game.takebacks,
         "engine": game.game, "options": game.options, "actions": list(state.actions),
@@ -79,6 +80,8 @@ def turn_of(game):
         "seed": zlib.crc32(f"{game.pk}:{game.ply_count}:{game.takebacks}".encode()),
         "time_limit": thinking_time(game, seat, level),
         "pace": settings.BOT_EXHIBITION_PACE if other is not None else 0,
+        # Whose turn on the workers it takes (bots.jobs, fair share): the person playing it.
+        "owner": f"user:{opponent}" if other is None else "exhibition",
     }
 
 
@@ -137,7 +140,12 @@ def play_answer(payload, result):
                     payload["game"], payload["ply"], refusal.message)
 
 
-@job("bot_move", key=job_key, then=play_answer, lane=game_lane, pending=waiting_games)
+def job_owner(payload):
+    return payload.get("owner") or "computers"
+
+
+@job("bot_move", key=job_key, then=play_answer, lane=game_lane, pending=waiting_games,
+     owner=job_owner)
 def think(payload):
     """Position in, action out: in a worker process, never the server's loop. With the moments
     it began and ended (wall clock, seconds): the computer's clock runs between them."""

@@ -1,13 +1,18 @@
-"""One account must not hurt the others through the computer players (issue 21, items 1 and 2):
-a cap on active games against the computer, the computer's clock charged only for the time a
-worker thought (never the time its job waited in the queue), and the sweep that retries lost
-jobs reaching every game, however many there are. Jobs run in line (BOT_JOBS=eager)."""
+"""One account must not hurt the others through the computer players (issue 21, items 1, 2 and
+26): a cap on active games against the computer, the computer's clock charged only for the time
+a worker thought (never the time its job waited in the queue), the workers serving each
+player's jobs in turn, the sweep that retries lost jobs reaching every game, however many there
+are, and the pool's workers started with the server. Jobs run in line (BOT_JOBS=eager) except
+where a test starts the pool itself."""
+import asyncio
+import time
+from concurrent.futures import Future
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from bots import accounts, moves
+from bots import accounts, jobs, moves, pool
 from bots import services as bot_services
 from play import services
 from play.clock import TimeControl
@@ -120,3 +125,89 @@ def test_the_sweep_finds_a_lost_job_beyond_the_first_page_of_games(alice, bob):
                                 player1=alice)
     assert Game.objects.active().filter(pk__lt=stuck.pk).count() > moves.WAITING_BATCH
     assert [payload["game"] for payload in moves.waiting_games()] == [stuck.pk]
+
+
+# -- fair share of the workers ----------------------------------------------------------------
+
+class Executor:
+    """Stands for the pool's ProcessPoolExecutor: records what it is given, in order; the test
+    ends the jobs."""
+    _broken = False
+    _processes = {}
+
+    def __init__(self):
+        self.given = []
+
+    def submit(self, fn, *args):
+        future = Future()
+        self.given.append((args, future))
+        return future
+
+    def shutdown(self, **options):
+        pass
+
+    def games(self):
+        return [args[1]["game"] for args, _ in self.given]
+
+
+@pytest.fixture
+def fake_pool(settings, monkeypatch):
+    settings.BOT_WORKERS = 2
+    executor = Executor()
+    monkeypatch.setattr(pool, "_new_executor", lambda: executor)
+    loop = asyncio.new_event_loop()
+    pool.start(loop)
+    yield executor
+    pool.stop()
+    loop.close()
+
+
+def move(game, owner):
+    return {"game": game, "takebacks": 0, "ply": 0, "owner": owner}
+
+
+def test_the_pool_serves_each_players_jobs_in_turn(fake_pool):
+    kind = jobs.kind_of("bot_move")
+    for game in range(1, 7):  # one account's games (and what else it queued) ...
+        pool.enqueue(kind, move(game, "user:1"))
+    pool.enqueue(kind, move(100, "user:2"))  # ... then another player's first move
+    # The workers are given one job each at a time; the rest wait in line, still "in work"
+    # (the sweep does not queue them twice).
+    assert fake_pool.games() == [1, 2]
+    assert {"bot_move:100:0:0", "bot_move:6:0:0"} <= pool.working()
+    pool.enqueue(kind, move(6, "user:1"))
+    # As the workers free up, the other player's move comes right after one more of the
+    # first account's, not after all of them.
+    for ended in range(5):
+        fake_pool.given[ended][1].set_result({"action": "a1"})
+    assert fake_pool.games() == [1, 2, 3, 100, 4, 5, 6]
+    assert "bot_move:1:0:0" not in pool.working()
+
+
+def test_a_failed_job_frees_its_worker_for_the_next(fake_pool):
+    kind = jobs.kind_of("bot_move")
+    for game in (1, 2, 3):
+        pool.enqueue(kind, move(game, f"user:{game}"))
+    fake_pool.given[0][1].set_exception(RuntimeError("the engine failed"))
+    assert fake_pool.games() == [1, 2, 3]
+
+
+# -- workers started with the server ----------------------------------------------------------
+
+def test_the_pools_workers_start_with_the_server_not_on_the_first_job(settings):
+    settings.BOT_WORKERS = 2
+    settings.BOT_WORKERS_AT_START = True
+    loop = asyncio.new_event_loop()
+    pool.start(loop)
+    try:
+        executor = pool._state["executor"]
+        deadline = time.monotonic() + 30
+        while len(executor._processes or {}) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # No job was given, and both workers are there, setting Django up already.
+        assert pool.working() == set()
+        workers = list(executor._processes.values())
+        assert len(workers) == 2 and all(worker.is_alive() for worker in workers)
+    finally:
+        pool.stop()
+        loop.close()
