@@ -90,18 +90,21 @@ class FairQueue:
         self.lines = {}  # owner -> deque, in the order the owners are served (dicts keep it)
 
     def push(self, owner, item):
+        """Wait in `owner`'s line; `pop` returns (owner, item)."""
         self.lines.setdefault(owner, deque()).append(item)
 
-    def pop(self):
-        """The next owner's oldest job (None when none waits); that owner goes to the back."""
+    def pop(self, running=None):
+        """The oldest job of the next owner (None when none waits), who then goes to the back.
+        `running` ({owner: jobs running}): the next owner is the first in turn of those with
+        the fewest jobs running, so a newcomer's first job takes the next free worker."""
         if not self.lines:
             return None
-        owner = next(iter(self.lines))
+        owner = min(self.lines, key=lambda name: (running or {}).get(name, 0))
         line = self.lines.pop(owner)
         item = line.popleft()
         if line:
             self.lines[owner] = line
-        return item
+        return owner, item
 
     def clear(self):
         self.lines.clear()

@@ -8,8 +8,9 @@ stored and broadcast exactly like a person's (play.services, play.broadcast), an
 in-memory channel layer, which does not cross processes, is never asked to.
 
 Fair share: the executor is given at most BOT_WORKERS jobs at a time (each worker one); the
-others wait in a jobs.FairQueue, which serves their owners in turn (one account's three games
-and its analyses cannot starve another's first move). A job that ends lets the next one in.
+others wait in a jobs.FairQueue, which serves their owners in turn, those with fewer jobs
+running first (one account's three games and its analyses cannot starve another's first move:
+it takes the next free worker). A job that ends lets the next one in.
 
 Started with the server (BOT_WORKERS_AT_START, on by default): the workers are spawned when
 the process starts serving, so the first job does not wait for a fresh interpreter and
@@ -26,6 +27,7 @@ import asyncio
 import logging
 import multiprocessing
 import threading
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -37,8 +39,8 @@ logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 # working: identity -> its future once given to the executor (None while it waits in line);
-# running: the futures the executor holds.
-_state = {"executor": None, "loop": None, "working": {}, "running": set(),
+# running: the futures the executor holds, with their owners.
+_state = {"executor": None, "loop": None, "working": {}, "running": {},
           "waiting": jobs.FairQueue()}
 
 
@@ -109,15 +111,15 @@ def _feed():
     given = []
     executor = _state["executor"]
     while executor is not None and len(_state["running"]) < settings.BOT_WORKERS:
-        item = _state["waiting"].pop()
-        if item is None:
+        found = _state["waiting"].pop(Counter(_state["running"].values()))
+        if found is None:
             break
-        identity, kind, payload = item
+        owner, (identity, kind, payload) = found
         if executor._broken:
             executor = _state["executor"] = _renewed(executor)
         future = executor.submit(worker.perform, kind.name, payload)
         _state["working"][identity] = future
-        _state["running"].add(future)
+        _state["running"][future] = owner
         given.append((identity, kind, payload, future))
     return given
 
@@ -142,7 +144,7 @@ def _finished(identity, kind, payload, future):
     with _lock:
         if _state["working"].get(identity) is future:
             del _state["working"][identity]
-        _state["running"].discard(future)
+        _state["running"].pop(future, None)
         loop = _state["loop"]
         # The next waiting job takes the worker this one freed (submitting from here is safe:
         # concurrent.futures runs done-callbacks outside its own locks). A broken executor is

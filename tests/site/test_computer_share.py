@@ -176,11 +176,12 @@ def test_the_pool_serves_each_players_jobs_in_turn(fake_pool):
     assert fake_pool.games() == [1, 2]
     assert {"bot_move:100:0:0", "bot_move:6:0:0"} <= pool.working()
     pool.enqueue(kind, move(6, "user:1"))
-    # As the workers free up, the other player's move comes right after one more of the
-    # first account's, not after all of them.
-    for ended in range(5):
+    # The other player's move takes the first worker that frees up, not the last.
+    fake_pool.given[0][1].set_result({"action": "a1"})
+    assert fake_pool.games() == [1, 2, 100]
+    for ended in range(1, 5):
         fake_pool.given[ended][1].set_result({"action": "a1"})
-    assert fake_pool.games() == [1, 2, 3, 100, 4, 5, 6]
+    assert fake_pool.games() == [1, 2, 100, 3, 4, 5, 6]
     assert "bot_move:1:0:0" not in pool.working()
 
 
@@ -211,3 +212,16 @@ def test_the_pools_workers_start_with_the_server_not_on_the_first_job(settings):
     finally:
         pool.stop()
         loop.close()
+
+
+def test_the_line_serves_owners_in_turn_those_with_less_running_first():
+    line = jobs.FairQueue()
+    for item in ("a1", "a2", "a3"):
+        line.push("a", item)
+    line.push("b", "b1")
+    line.push("c", "c1")
+    assert line.pop() == ("a", "a1")
+    assert line.pop({"a": 1}) == ("b", "b1")
+    assert line.pop({"a": 1, "b": 1, "c": 1}) == ("c", "c1")
+    assert [line.pop(), line.pop(), line.pop()] == [("a", "a2"), ("a", "a3"), None]
+    assert len(line) == 0
