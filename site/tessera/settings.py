@@ -312,6 +312,12 @@ LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
 BOT_JOBS = os.environ.get("BOT_JOBS", "").strip() or ("redis" if REDIS_URL else "pool")
 # Worker processes of a server's pool (pool mode).
 BOT_WORKERS = env_number("BOT_WORKERS", 2)
+# Pool mode: start the workers with the server, so that the first job does not wait for a
+# fresh interpreter and Django's set-up (off: on the first job, as the tests' servers may).
+BOT_WORKERS_AT_START = env_flag("BOT_WORKERS_AT_START", True)
+# Active games against the computer one account may have at once (a new one is refused): each
+# queues up to ~1.6 s of thinking a move on the workers everyone shares.
+BOT_GAMES_PER_PLAYER = env_number("BOT_GAMES_PER_PLAYER", 3)
 # Seconds between sweeps for jobs that should be in work and are not (a killed worker's).
 BOT_SWEEP = env_number("BOT_SWEEP", 5, float)
 # Redis mode: seconds a running job's lease lasts without renewal (a killed worker's job is
