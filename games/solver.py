@@ -272,20 +272,26 @@ def solve(state, bound: int, solver: Solver | None = None) -> Solution:
 
 
 def _line(solver: Solver, state, depth: int) -> list[str]:
-    """One winning line: our deciding action, and the reply that holds out longest (the
-    first reply, in legal order, not beaten in fewer actions)."""
+    """One winning line: our deciding action, and the opponent's best defence: a reply not
+    beaten in fewer actions, and among those the one that leaves us the fewest winning
+    answers (a reply that stops one threat of two rather than none)."""
     line = []
     while not state.is_over and depth > 0:
         if state.person_to_move == solver.seat:
             action = next(a for a, child in solver._ordered_children(state, True)
                           if solver.wins(child, depth - 1))
         else:
-            action = None
+            best = None
             for a, child in solver._children(state):
-                if not solver.wins(child, depth - 2):
-                    action = a
-                    break
-            action = action or state.legal_actions()[0]
+                if child.is_over:
+                    continue
+                longest = not solver.wins(child, depth - 2)
+                answers = (solver.immediate_wins(child) if depth == 2
+                           else winning_moves(child, depth - 1, solver))
+                score = (longest, -len(answers))
+                if best is None or score > best[0]:
+                    best = (score, a)
+            action = best[1] if best else state.legal_actions()[0]
         line.append(action)
         state = state.clone()
         state.apply_action(action)
