@@ -6,7 +6,7 @@ snapshot budget and the position encoded once per ply (live.budget, play.positio
     python bench/snapshot_load.py --before 1a2b3c4 --flooders 20 --duration 10
 
 For each variant (the `--before` commit, taken with `git archive` into a temporary directory,
-then this checkout) it makes a fresh SQLite database, starts a Tripen 13 game and plays 40
+then this checkout with the budget off, then as it is) it makes a fresh SQLite database, starts a Tripen 13 game and plays 40
 random legal actions in it, starts one Daphne process, and measures:
 
 * idle: the player's socket (address 198.51.100.1) sends a ping every 100 ms; ping -> pong;
@@ -150,9 +150,9 @@ def summary(label, phase_name, pings, counts, elapsed, used):
             f"{counts.get('error', 0) / elapsed:.0f} | {used / elapsed:.2f} |")
 
 
-def run_variant(label, root, args):
+def run_variant(label, root, args, **extra_env):
     scratch = Path(tempfile.mkdtemp(prefix="snapshot-load-"))
-    env = environment(root, scratch / "db.sqlite3")
+    env = {**environment(root, scratch / "db.sqlite3"), **extra_env}
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=root,
                    env=env, check=True)
     game_id = subprocess.run([sys.executable, "manage.py", "shell", "-v", "0", "-c", SETUP],
@@ -197,6 +197,9 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory(prefix="snapshot-before-") as old:
         rows += run_variant(f"before ({rev})", checkout(rev, Path(old)), args)
+    # The position encoded once, without the budget: what the encoding alone does.
+    rows += run_variant("after, budget off", ROOT, args, LIVE_SNAPSHOT_BURST="1000000",
+                        LIVE_SNAPSHOT_PER_SECOND="1000000")
     rows += run_variant("after (this checkout)", ROOT, args)
     print(f"Tripen 13, {args.flooders} snapshot flooders from one address, "
           f"{args.duration:g} s per phase\n")
