@@ -16,7 +16,7 @@ one timer in this process lives in play.rooms.
 """
 import logging
 
-from live import lanes
+from live import budget, lanes
 from live.sockets import JsonSocket, Refusal
 from play import (broadcast, positions, presence, rematch, rooms, services, snapshots,
                   takeback)
@@ -68,6 +68,11 @@ class GameConsumer(JsonSocket):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         if self.game_id > MAX_GAME_ID or not self.admitted():
+            await self.refuse()
+            return
+        # Every connection costs a snapshot: over the address's or the account's budget
+        # (live.budget), the handshake is refused (HTTP 403) like any over a limit.
+        if await budget.take_snapshot(self.address(), self.user_id()):
             await self.refuse()
             return
         # The group first, then the snapshot: news sent meanwhile waits in this consumer's
@@ -149,11 +154,19 @@ class GameConsumer(JsonSocket):
             await self.send_json(answer)
 
     async def on_snapshot(self, message):
+        wait = await budget.take_snapshot(self.address(), self.user_id())
+        if wait:
+            raise Refusal("rate_limited", "too many snapshots from your address or account: "
+                                          f"try again in {budget.wait_text(wait)}")
         await self.send_snapshot(await lanes.read(services.current, self.game_id, self.user))
 
     async def refused(self, refusal):
         if getattr(refusal, "snapshot", False):
-            await self.on_snapshot({})
+            # The refusal is already told; the fresh snapshot only if the budget allows it.
+            try:
+                await self.on_snapshot({})
+            except Refusal:
+                pass
 
     def pong_fields(self):
         return {"ply": rooms.ply_of(self.game_id)}
@@ -161,7 +174,8 @@ class GameConsumer(JsonSocket):
     # -- to the client -----------------------------------------------------------------------
 
     async def send_snapshot(self, snapshot):
-        await self.send_json({"type": "snapshot", "game": snapshot})
+        # The position's JSON text is made once per ply (play.positions.Position).
+        await self.send(text_data=positions.message_text("snapshot", snapshot))
         self.is_player = snapshot["you"] is not None
         rooms.learn(self.game_id, snapshot["state"]["ply"], snapshot["clocks"]["expires_at"])
 

@@ -304,6 +304,13 @@ LIVE_FLOOD_CLOSE = env_number("LIVE_FLOOD_CLOSE", 200)
 # Open sockets per logged-in user and per client address, in one server process.
 LIVE_SOCKETS_PER_USER = env_number("LIVE_SOCKETS_PER_USER", 30)
 LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
+# Snapshots (one per connection and per `snapshot` request) per client address and per
+# account, across sockets and server processes (live.budget): a burst of this many, then this
+# many a second.
+LIVE_SNAPSHOT_BURST = env_number("LIVE_SNAPSHOT_BURST", 20)
+LIVE_SNAPSHOT_PER_SECOND = env_number("LIVE_SNAPSHOT_PER_SECOND", 2, float)
+# Where live.budget keeps its buckets in Redis: beside the channel layer's keys.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX") or "asgi"
 
 # Jobs run outside the server's event loop and request threads (bots.jobs): "pool", worker
 # processes owned by each server (the embedded default); "redis", a queue in Redis served by

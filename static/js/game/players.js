@@ -59,7 +59,8 @@ function renderRating(slot, game, i) {
     return;
   }
   const tone = change.change > 0 ? "up" : change.change < 0 ? "down" : "";
-  slot.replaceChildren(ratingBadge({ rating: change.after, provisional: change.provisional }), " ",
+  const computer = game.players[i].rating?.computer;
+  slot.replaceChildren(ratingBadge({ rating: change.after, provisional: change.provisional, computer }), " ",
     el("span", { class: `rating-change ${tone}` }, changeText(change.change)));
 }
 
