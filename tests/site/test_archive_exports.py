@@ -138,9 +138,12 @@ def test_gif_exports_are_limited_per_address(alice, bob, settings):
 
 
 @pytest.mark.django_db
-def test_position_images_are_limited_per_address(client, alice, bob, settings):
-    settings.EXPORT_IMAGE_RATE = "2/m"
+def test_position_pngs_are_limited_per_address_and_svgs_are_not(client, alice, bob, settings):
+    settings.EXPORT_PNG_RATE = "2/m"
     game = finished("hadron", (alice, bob), {"size": 5}, seed=3)
     assert client.get(f"/game/{game.pk}/position/1.png").status_code == 200
-    assert client.get(f"/game/{game.pk}/position/1.svg").status_code == 200
-    assert client.get(f"/game/{game.pk}/position/2.png").status_code == 429
+    assert client.get(f"/game/{game.pk}/position/2.png").status_code == 200
+    assert client.get(f"/game/{game.pk}/position/3.png").status_code == 429
+    # The Archive's thumbnails are SVG exports, 25 a page: never refused.
+    assert all(client.get(f"/game/{game.pk}/position/{ply}.svg?labels=0").status_code == 200
+               for ply in range(5))
