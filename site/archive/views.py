@@ -88,8 +88,7 @@ def position_json(request, game_id, ply):
 @require_GET
 @csp_replace({"style-src": exports.STYLE_SOURCE})
 def position_svg(request, game_id, ply):
-    if refused := over_limit(request, "export-image", settings.EXPORT_IMAGE_RATE):
-        return refused
+    # Not limited: the Archive's thumbnails are these (25 a page), and text is cheap to write.
     game = load(game_id)
     try:
         text = exports.position_svg(game, ply, labels=request.GET.get("labels") != "0")
@@ -101,7 +100,7 @@ def position_svg(request, game_id, ply):
 
 @require_GET
 def position_png(request, game_id, ply):
-    if refused := over_limit(request, "export-image", settings.EXPORT_IMAGE_RATE):
+    if refused := over_limit(request, "export-png", settings.EXPORT_PNG_RATE):
         return refused
     game = load(game_id)
     try:

@@ -270,10 +270,10 @@ CACHES = {
                 "LOCATION": "limits"}),
 }
 RATELIMIT_USE_CACHE = "limits"
-# Exports per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
-# once; positions' images are cheaper. django-ratelimit's rates ("count/period").
+# Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
+# once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
 EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")
-EXPORT_IMAGE_RATE = os.environ.get("EXPORT_IMAGE_RATE", "120/m")
+EXPORT_PNG_RATE = os.environ.get("EXPORT_PNG_RATE", "120/m")
 
 # The live path (live/, docs/design.md). Seconds unless said otherwise; all from the
 # environment so that operators, benchmarks and tests can set them.

@@ -17,7 +17,6 @@ def cards(html):
                       html, re.S)
 
 
-
 def test_an_earlier_ply_shows_its_own_tallies_and_says_where_it_is(client, alice, bob):
     game = finished("copolymer", (alice, bob), {"size": 5}, seed=2)
     html = client.get(f"/game/{game.pk}/?ply=3").content.decode()
