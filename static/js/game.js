@@ -181,13 +181,13 @@ function positionChanged(before) {
   renderAll();
 }
 
-// Copolymer's forced claims and Colorful's second stone: the same side acts again.
 // What a screen reader says of each action, the viewer's own or another's (an aria-live region:
 // the board's picture changes without a word otherwise).
 function announce(text) {
   $("announce").textContent = text.trim();
 }
 
+// Copolymer's forced claims and Colorful's second stone: the same side acts again.
 function announceContinuation() {
   flashPrompt();
   if (isMyTurn(game) && game.game === "copolymer") notice.show(game.state.prompt, "info");

@@ -34,7 +34,8 @@ def test_item21_profile_games_fit_and_lead_with_their_link(daphne_server, new_pa
         page.goto(server.url + f"/u/{names[0]}/")
         for table in page.locator(".games-table").all():
             # Nothing to scroll sideways, nothing past the window's edge.
-            assert table.evaluate("t => t.parentElement.scrollWidth <= t.parentElement.clientWidth"), tag
+            fits = "t => t.parentElement.scrollWidth <= t.parentElement.clientWidth"
+            assert table.evaluate(fits), tag
             for link in table.locator("tbody .game-link").all():
                 box = link.bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], tag
@@ -61,7 +62,8 @@ def test_item22_first_theme_click_shows_the_other_scheme(daphne_server, new_page
     expect(page.locator("html")).to_have_attribute("data-theme", device)
     page.locator("#theme-toggle").click()
     expect(page.locator("html")).not_to_have_attribute("data-theme", re.compile("."))
-    expect(page.locator("#theme-toggle")).to_have_attribute("title", re.compile("follows your device"))
+    expect(page.locator("#theme-toggle")).to_have_attribute("title",
+                                                            re.compile("follows your device"))
 
 
 # -- 23: touch and explore on the game page ------------------------------------------------------
@@ -97,8 +99,8 @@ def test_item23_explore_shows_legal_move_hints(daphne_server, new_page):
     expect(page.locator(".replay-bar")).to_have_attribute("data-shown", "2")
     expect(page.locator("#pref-hints")).to_be_visible()
     expect(page.locator("#pref-hints")).to_be_checked()
-    state = games.get("hadron").replay({"size": 5}, [
-        a.strip() for a in page.eval_on_selector_all("#moves .act", "n => n.map(x => x.textContent)")][:2])
+    actions = page.eval_on_selector_all("#moves .act", "n => n.map(x => x.textContent.trim())")
+    state = games.get("hadron").replay({"size": 5}, actions[:2])
     board = page.locator("#board")
     expect(board).to_have_class(re.compile(r"\bhints\b"))
     expect(page.locator("#board .cell.legal")).to_have_count(len(state.legal_actions()))

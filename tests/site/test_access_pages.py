@@ -45,7 +45,8 @@ def test_profile_games_lead_with_their_link(client, alice, bob):
 def test_archive_size_filter_names_sizes_as_the_site_does(client):
     html = page(client, "/archive/")
     select = html.split('name="size"', 1)[1].split("</select>", 1)[0]
-    options = dict((int(v), unescape(t)) for v, t in re.findall(r'value="(\d+)"[^>]*>([^<]*)<', select))
+    found = re.findall(r'value="(\d+)"[^>]*>([^<]*)<', select)
+    options = {int(value): unescape(text) for value, text in found}
     assert options[3] == "hexhex side 3"
     assert options[5] == "hexhex side 5 or 5×5"
     assert options[13] == "13×13"
