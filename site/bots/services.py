@@ -30,6 +30,19 @@ def computer_games_of(user):
         Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
 
 
+def refuse_past_the_cap(user):
+    """Raise TooManyComputerGames if `user` may not start another game against the computer
+    (any door that starts one calls this in its transaction: the form, a rematch). Two
+    requests at once cannot both pass: a row lock on the account, as the lobby's offers
+    take."""
+    limit = settings.BOT_GAMES_PER_PLAYER
+    lock_proposer(user)
+    if computer_games_of(user).count() >= limit:
+        raise TooManyComputerGames(
+            f"You already play {limit} game{'s' if limit != 1 else ''} against the computer: "
+            f"finish or resign one first.")
+
+
 def start_computer_game(user, *, game, options, level, side, time_control, rng=random):
     """A new game of `user` against the computer of `level` (`side`: "first", "second" or
     "random" for the person); the computer is asked for its move as soon as it is to move
@@ -42,15 +55,8 @@ def start_computer_game(user, *, game, options, level, side, time_control, rng=r
     if side not in ("first", "second"):
         raise ValueError(f"a side is first, second or random, not {side!r}")
     players = (user, computer) if side == "first" else (computer, user)
-    limit = settings.BOT_GAMES_PER_PLAYER
     with transaction.atomic():
-        # Two requests at once cannot both pass the limit (a row lock on the account, as the
-        # lobby's offers take).
-        lock_proposer(user)
-        if computer_games_of(user).count() >= limit:
-            raise TooManyComputerGames(
-                f"You already play {limit} game{'s' if limit != 1 else ''} against the "
-                f"computer: finish or resign one first.")
+        refuse_past_the_cap(user)
         return services.start_game(game=game, options=options, players=players,
                                    time_control=time_control, rated=True)
 
