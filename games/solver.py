@@ -272,31 +272,40 @@ def solve(state, bound: int, solver: Solver | None = None) -> Solution:
 
 
 def _line(solver: Solver, state, depth: int) -> list[str]:
-    """One winning line: our deciding action, and the opponent's best defence: a reply not
-    beaten in fewer actions, and among those the one that leaves us the fewest winning
-    answers (a reply that stops one threat of two rather than none)."""
+    """One winning line: our deciding action, and the opponent's best defence (`defence`)."""
     line = []
     while not state.is_over and depth > 0:
         if state.person_to_move == solver.seat:
             action = next(a for a, child in solver._ordered_children(state, True)
                           if solver.wins(child, depth - 1))
         else:
-            best = None
-            for a, child in solver._children(state):
-                if child.is_over:
-                    continue
-                longest = not solver.wins(child, depth - 2)
-                answers = (solver.immediate_wins(child) if depth == 2
-                           else winning_moves(child, depth - 1, solver))
-                score = (longest, -len(answers))
-                if best is None or score > best[0]:
-                    best = (score, a)
-            action = best[1] if best else state.legal_actions()[0]
+            action = defence(solver, state, depth)
         line.append(action)
         state = state.clone()
         state.apply_action(action)
         depth -= 1
     return line
+
+
+def defence(solver: Solver, state, depth: int) -> str:
+    """The reply of the seat that is losing within `depth` actions that holds out best: one
+    not beaten in fewer actions, and among those the one that leaves the winner the fewest
+    winning answers (a reply that stops one threat of two rather than none); the first in
+    legal order among equals."""
+    best = None
+    for a, child in solver._children(state):
+        if child.is_over:
+            score = (False, 0) if seat_winner(child) == solver.seat else (True, 1)
+        elif child.person_to_move != solver.seat:    # the loser acts again (a forced claim)
+            score = (not solver.wins(child, depth - 2), 0)
+        else:
+            longest = not solver.wins(child, depth - 2)
+            answers = (solver.immediate_wins(child) if depth == 2
+                       else winning_moves(child, depth - 1, solver))
+            score = (longest, -len(answers))
+        if best is None or score > best[0]:
+            best = (score, a)
+    return best[1]
 
 
 def proof(state, depth: int, solver: Solver | None = None) -> dict[str, Any]:
