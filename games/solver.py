@@ -33,7 +33,6 @@ immediate wins and the tokens that overlap (or are) one of its winning tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import compress
 from typing import Any
 
 
@@ -63,6 +62,11 @@ def _key_tripen(state):
     return bytes(state.colour), state.mover, state.swapped, len(state.actions) == 1
 
 
+# Games in which an action never ends the game in the other side's favour (Hadron: the last
+# to place wins; Tripen: a token only completes its own colour's chain), so the other side
+# cannot win by force in one action of ours.
+MOVER_NEVER_LOSES_BY_MOVING = {"hadron", "tripen"}
+
 KEYS = {"copolymer": _key_copolymer, "hadron": _key_hadron, "colorful": _key_colorful,
         "tripen": _key_tripen}
 
@@ -71,10 +75,12 @@ KEYS = {"copolymer": _key_copolymer, "hadron": _key_hadron, "colorful": _key_col
 
 def _tripen_winning_tokens(state, side: int) -> list[int]:
     """The free tokens that would complete `side`'s chain if `side` placed them now: those
-    whose joins and borders reach both of the side's goal borders' components.  The same
-    test apply() makes after the union, before it."""
+    whose joins and borders reach both of the side's goal borders' components (the test
+    apply() makes after the union, before it).  Only tokens next to one of the two
+    components can, so those are gathered from the side's own tokens and the goal borders'
+    lists instead of testing every free token of the board."""
     from .tripen import GOALS
-    b, colour, parent = state.board, state.colour, state.parent
+    b, colour, parent, free = state.board, state.colour, state.parent, state.free
 
     def find(node):
         while parent[node] != node:
@@ -83,26 +89,32 @@ def _tripen_winning_tokens(state, side: int) -> list[int]:
 
     start, end = GOALS[side]
     first, last = find(b.border_node[start]), find(b.border_node[end])
-    mine = side + 1
-    joins, touched = b.joins, b.borders_touched
-    wins = []
-    for node in compress(range(b.node_count), state.free):
-        reach_first = reach_last = False
-        for border in touched[node]:
-            if border == start:
-                reach_first = True
-            elif border == end:
-                reach_last = True
-        for other in joins[node]:
-            if colour[other] == mine:
-                root = find(other)
-                if root == first:
-                    reach_first = True
-                elif root == last:
-                    reach_last = True
-        if reach_first and reach_last:
-            wins.append(node)
-    return wins
+    near_first = {node for node in _border_tokens(b)[start] if free[node]}
+    near_last = {node for node in _border_tokens(b)[end] if free[node]}
+    mine, joins = side + 1, b.joins
+    for token, c in enumerate(colour):
+        if c == mine:
+            root = find(token)
+            if root == first:
+                near_first.update(other for other in joins[token] if free[other])
+            elif root == last:
+                near_last.update(other for other in joins[token] if free[other])
+    return sorted(near_first & near_last)
+
+
+_BORDER_TOKENS: dict[int, dict[str, list[int]]] = {}
+
+
+def _border_tokens(board) -> dict[str, list[int]]:
+    """Per border, the tokens of the board that touch it (boards are shared per size)."""
+    found = _BORDER_TOKENS.get(board.n)
+    if found is None:
+        found = {}
+        for node, borders in enumerate(board.borders_touched):
+            for border in borders:
+                found.setdefault(border, []).append(node)
+        _BORDER_TOKENS[board.n] = found
+    return found
 
 
 @dataclass
@@ -128,7 +140,8 @@ class Solver:
     def __init__(self, state):
         self.seat = state.person_to_move
         self.key = KEYS.get(state.game.name)
-        self.tripen = state.game.name == "tripen"
+        self.game = state.game.name
+        self.tripen = self.game == "tripen"
         self.won: dict[Any, tuple[int, str | None]] = {}    # key -> (depth, action)
         self.lost: dict[Any, tuple[int, str | None]] = {}
         self.nodes = 0
@@ -186,24 +199,29 @@ class Solver:
         return False, None
 
     def _and(self, state, depth):
+        if depth == 1 and self.game in MOVER_NEVER_LOSES_BY_MOVING:
+            return False, state.legal_actions()[0]
+        if self.tripen and depth == 2 and len(state.actions) != 1:
+            return self._tripen_and(state)
         theirs = self.immediate_wins(state)
         if theirs:
             return False, theirs[0]
-        if self.tripen and depth == 2 and len(state.actions) != 1:
-            return self._tripen_and(state)
         for action, child in self._children(state):
             if not self.wins(child, depth - 1):
                 return False, action
         return True, None
 
     def _tripen_and(self, state):
-        """The other seat to move, ours to win at once after its reply, which does not win
-        (checked before): only a reply on or overlapping one of our winning tokens can stop
-        all of them, and if we have none, no reply gives us one."""
+        """The other seat to move, ours to win at once after its reply: if we have no winning
+        token now, no reply gives us one; if the other seat can win at once, it does; and
+        otherwise only a reply on or overlapping one of our winning tokens can stop them."""
         b = state.board
         ours = _tripen_winning_tokens(state, 1 - state.mover)
         if not ours:
             return False, state.legal_actions()[0]
+        theirs = self.immediate_wins(state)
+        if theirs:
+            return False, theirs[0]
         replies = set(ours)
         for node in ours:
             replies.update(b.blocks[node])
@@ -272,31 +290,40 @@ def solve(state, bound: int, solver: Solver | None = None) -> Solution:
 
 
 def _line(solver: Solver, state, depth: int) -> list[str]:
-    """One winning line: our deciding action, and the opponent's best defence: a reply not
-    beaten in fewer actions, and among those the one that leaves us the fewest winning
-    answers (a reply that stops one threat of two rather than none)."""
+    """One winning line: our deciding action, and the opponent's best defence (`defence`)."""
     line = []
     while not state.is_over and depth > 0:
         if state.person_to_move == solver.seat:
             action = next(a for a, child in solver._ordered_children(state, True)
                           if solver.wins(child, depth - 1))
         else:
-            best = None
-            for a, child in solver._children(state):
-                if child.is_over:
-                    continue
-                longest = not solver.wins(child, depth - 2)
-                answers = (solver.immediate_wins(child) if depth == 2
-                           else winning_moves(child, depth - 1, solver))
-                score = (longest, -len(answers))
-                if best is None or score > best[0]:
-                    best = (score, a)
-            action = best[1] if best else state.legal_actions()[0]
+            action = defence(solver, state, depth)
         line.append(action)
         state = state.clone()
         state.apply_action(action)
         depth -= 1
     return line
+
+
+def defence(solver: Solver, state, depth: int) -> str:
+    """The reply of the seat that is losing within `depth` actions that holds out best: one
+    not beaten in fewer actions, and among those the one that leaves the winner the fewest
+    winning answers (a reply that stops one threat of two rather than none); the first in
+    legal order among equals."""
+    best = None
+    for a, child in solver._children(state):
+        if child.is_over:
+            score = (False, 0) if seat_winner(child) == solver.seat else (True, 1)
+        elif child.person_to_move != solver.seat:    # the loser acts again (a forced claim)
+            score = (not solver.wins(child, depth - 2), 0)
+        else:
+            longest = not solver.wins(child, depth - 2)
+            answers = (solver.immediate_wins(child) if depth == 2
+                       else winning_moves(child, depth - 1, solver))
+            score = (longest, -len(answers))
+        if best is None or score > best[0]:
+            best = (score, a)
+    return best[1]
 
 
 def proof(state, depth: int, solver: Solver | None = None) -> dict[str, Any]:
