@@ -28,6 +28,19 @@ def test_a_rematch_offered_to_the_computer_starts_at_once(alice, sent):
     assert offer_rematch(game.pk, alice)[0]["id"] == rematch.pk
 
 
+def test_a_rematch_against_the_computer_counts_toward_the_cap(alice, settings):
+    """Issue 21, item 1: every door that starts a computer game checks the cap, a rematch too."""
+    settings.BOT_GAMES_PER_PLAYER = 1
+    computer = accounts.bot_for(1)
+    finished = start(alice, computer, "hadron", {"size": 5})
+    services.resign(finished.pk, alice, 0)
+    start(alice, accounts.bot_for(2), "hadron", {"size": 5})  # the one game the cap allows
+    with pytest.raises(services.PlayError) as refused:
+        offer_rematch(finished.pk, alice)
+    assert refused.value.code == "not_allowed" and "against the computer" in str(refused.value)
+    assert not Game.objects.filter(rematch_of=finished).exists()
+
+
 def test_between_people_an_offer_still_waits_for_the_answer(alice, bob):
     game = start(alice, bob, "hadron", {"size": 5})
     services.resign(game.pk, alice, 0)
