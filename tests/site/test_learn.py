@@ -138,3 +138,9 @@ def test_a_forged_line_is_refused(client):
 def test_home_page_leads_newcomers_to_the_hadron_lesson(client):
     page = client.get("/").content.decode()
     assert reverse("learn:index") in page and step_url("hadron", 1) in page
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_each_rules_page_links_its_lesson_and_puzzles(client, name):
+    page = client.get(reverse("rules:game", args=[name])).content.decode()
+    assert step_url(name, 1) in page and reverse("learn:puzzles", args=[name]) in page
