@@ -9,7 +9,7 @@ from django.utils.safestring import mark_safe
 import games
 from boards import svg
 from bots.forms import ComputerForm
-from learn import services
+from learn import rated, services
 from learn.forms import ActionForm
 from learn.services import BadInput
 
@@ -92,10 +92,13 @@ def next_puzzle(request, game):
         raise Http404(f"there is no game {game!r}")
     ids = services.puzzle_ids(game)
     solved = _done(request, "puzzles_solved", game)
-    order = ids[:]
-    random.Random(request.session.session_key or "visitor").shuffle(order)
-    left = [i for i in order if i not in solved] or order
-    return redirect(reverse("learn:puzzle", args=[game, left[0]]))
+    if request.user.is_authenticated:
+        left = [i for i in rated.nearest(request.user, game, ids) if i not in solved]
+    else:
+        order = ids[:]
+        random.Random(request.session.session_key or "visitor").shuffle(order)
+        left = [i for i in order if i not in solved]
+    return redirect(reverse("learn:puzzle", args=[game, (left or ids)[0]]))
 
 
 def puzzle(request, game, puzzle_id):
@@ -103,7 +106,9 @@ def puzzle(request, game, puzzle_id):
         chosen = services.find_puzzle(game, puzzle_id)
     except BadInput as error:
         raise Http404(str(error))
-    solved = puzzle_id in _done(request, "puzzles_solved", game)
+    user = request.user if request.user.is_authenticated else None
+    solved = puzzle_id in _done(request, "puzzles_solved", game) or (
+        user is not None and puzzle_id in rated.solved_by(user, game))
     trial, result, status = services.attempt(chosen, []), None, 200
     form = ActionForm()
     if request.method == "POST":
@@ -125,8 +130,12 @@ def puzzle(request, game, puzzle_id):
             if result.status == "solved":
                 _note(request, "puzzles_solved", game, puzzle_id)
                 solved = True
+            if user is not None and result.status in ("solved", "wrong"):
+                rated.record(user, chosen, solved=result.status == "solved")
             form = ActionForm(initial={"moves": " ".join(trial.moves)})
     context = {"game": games.get(game), "puzzle": chosen, "board": _board(trial.state, "puzzle"),
                "prompt": trial.state.prompt(), "result": result, "form": form,
-               "solved": solved, "side": chosen["side"]}
+               "solved": solved, "side": chosen["side"],
+               "puzzle_rating": round(rated.puzzle_rating(puzzle_id).rating),
+               "my_rating": user and round(rated.player_rating(user, game).rating)}
     return render(request, "learn/puzzle.html", context, status=status)

@@ -144,3 +144,65 @@ def test_home_page_leads_newcomers_to_the_hadron_lesson(client):
 def test_each_rules_page_links_its_lesson_and_puzzles(client, name):
     page = client.get(reverse("rules:game", args=[name])).content.decode()
     assert step_url(name, 1) in page and reverse("learn:puzzles", args=[name]) in page
+
+
+def _wrong_move(puzzle):
+    state = position_of(puzzle)
+    return next(a for a in state.legal_actions() if a not in puzzle["moves"])
+
+
+def test_a_signed_in_solve_is_a_rated_win_against_the_puzzle(client, django_user_model):
+    from learn.models import PuzzleAttempt, PuzzlePlayer, PuzzleRating
+    user = django_user_model.objects.create_user("solver1", password="pw-long-enough-1")
+    client.force_login(user)
+    puzzle = _puzzle("tripen", 1)
+    url = reverse("learn:puzzle", args=["tripen", puzzle["id"]])
+    client.post(url, {"action": puzzle["moves"][0], "moves": ""})
+    attempt = PuzzleAttempt.objects.get(user=user)
+    assert attempt.solved and attempt.rating_before == 1500.0 < attempt.rating_after
+    assert PuzzlePlayer.objects.get(user=user, game="tripen").rating > 1500.0
+    assert PuzzleRating.objects.get(puzzle_id=puzzle["id"]).rating < 1500.0
+    # Solved on the account: refused in a new session too, nothing stored.
+    client.logout()
+    client.force_login(user)
+    again = client.post(url, {"action": puzzle["moves"][0], "moves": ""})
+    assert again.status_code == 400
+    assert PuzzleAttempt.objects.count() == 1 and PuzzleRating.objects.get().attempts == 1
+
+
+def test_only_the_first_finished_attempt_is_rated(client, django_user_model):
+    from learn.models import PuzzleAttempt, PuzzlePlayer
+    user = django_user_model.objects.create_user("solver2", password="pw-long-enough-2")
+    client.force_login(user)
+    puzzle = _puzzle("tripen", 1)
+    url = reverse("learn:puzzle", args=["tripen", puzzle["id"]])
+    client.post(url, {"action": _wrong_move(puzzle), "moves": ""})
+    lost = PuzzlePlayer.objects.get(user=user).rating
+    assert lost < 1500.0
+    solved = client.post(url, {"action": puzzle["moves"][0], "moves": ""}).content.decode()
+    assert "verdict-solved" in solved
+    assert PuzzleAttempt.objects.get(user=user).solved is False
+    assert PuzzlePlayer.objects.get(user=user).rating == lost
+
+
+def test_a_visitor_solves_without_a_rating(client):
+    from learn.models import PuzzleAttempt, PuzzlePlayer, PuzzleRating
+    puzzle = _puzzle("tripen", 1)
+    url = reverse("learn:puzzle", args=["tripen", puzzle["id"]])
+    page = client.post(url, {"action": puzzle["moves"][0], "moves": ""}).content.decode()
+    assert "verdict-solved" in page and "sign in to have a puzzle rating" in page
+    assert not (PuzzleAttempt.objects.exists() or PuzzlePlayer.objects.exists()
+                or PuzzleRating.objects.exists())
+
+
+def test_a_signed_in_player_is_served_the_puzzle_nearest_their_rating(client,
+                                                                      django_user_model):
+    from learn.models import PuzzlePlayer, PuzzleRating
+    user = django_user_model.objects.create_user("solver3", password="pw-long-enough-3")
+    PuzzlePlayer.objects.create(user=user, game="hadron", rating=1900.0)
+    far, near = load("hadron")[0]["id"], load("hadron")[7]["id"]
+    PuzzleRating.objects.create(puzzle_id=far, game="hadron", rating=1700.0)
+    PuzzleRating.objects.create(puzzle_id=near, game="hadron", rating=1880.0)
+    client.force_login(user)
+    response = client.get(reverse("learn:puzzles", args=["hadron"]))
+    assert response["Location"] == reverse("learn:puzzle", args=["hadron", near])
