@@ -152,3 +152,11 @@ def _escape(solver, state, left) -> str:
         if not solver.wins(state.play(reply), left - 1):
             return f"{state.side_name(state.to_move)} answers {reply} and holds out."
     return "the other side holds out."
+
+
+def daily(day) -> dict:
+    """The day's puzzle (a `datetime.date`): the same for everyone all day, each game's in turn."""
+    names = games.names()
+    name = names[day.toordinal() % len(names)]
+    ids = puzzle_ids(name)
+    return _by_id(name)[ids[(day.toordinal() // len(names)) % len(ids)]]

@@ -206,3 +206,17 @@ def test_a_signed_in_player_is_served_the_puzzle_nearest_their_rating(client,
     client.force_login(user)
     response = client.get(reverse("learn:puzzles", args=["hadron"]))
     assert response["Location"] == reverse("learn:puzzle", args=["hadron", near])
+
+
+def test_the_home_page_shows_the_days_puzzle_the_same_all_day(client):
+    import datetime
+    from learn.services import daily
+    today = daily(datetime.date(2026, 11, 26))
+    assert today == daily(datetime.date(2026, 11, 26))
+    days = [daily(datetime.date(2026, 11, 26) + datetime.timedelta(days=k)) for k in range(8)]
+    assert {p["game"] for p in days} == set(games.names())
+    assert len({p["id"] for p in days}) == 8
+    from django.utils import timezone
+    shown = daily(timezone.localdate())
+    page = client.get("/").content.decode()
+    assert reverse("learn:puzzle", args=[shown["game"], shown["id"]]) in page
