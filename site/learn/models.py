@@ -58,3 +58,16 @@ class PuzzleAttempt(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "puzzle_id"],
                                                name="one_rated_attempt_per_puzzle")]
+
+
+class LessonStepDone(models.Model):
+    """A lesson step a signed-in player has done (a visitor's are kept in the session)."""
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="lesson_steps")
+    game = models.CharField(max_length=16)
+    step = models.CharField(max_length=32)       # the step's key, stable when steps move
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game", "step"],
+                                               name="one_mark_per_lesson_step")]

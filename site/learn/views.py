@@ -11,6 +11,7 @@ from boards import svg
 from bots.forms import ComputerForm
 from learn import rated, services
 from learn.forms import ActionForm
+from learn.models import LessonStepDone
 from learn.services import BadInput
 
 
@@ -26,6 +27,16 @@ def _done(request, key, game):
     return set(request.session.get(key, {}).get(game, []))
 
 
+def _steps_done(request, game, steps) -> set[int]:
+    """The step numbers done in this session or, signed in, ever on the account."""
+    done = _done(request, "lessons_done", game)
+    if request.user.is_authenticated:
+        keys = set(LessonStepDone.objects.filter(user=request.user, game=game)
+                   .values_list("step", flat=True))
+        done |= {n for n, step in enumerate(steps, start=1) if step.key in keys}
+    return done
+
+
 def _note(request, key, game, item):
     done = request.session.get(key, {})
     if item not in done.get(game, []):
@@ -36,8 +47,9 @@ def _note(request, key, game, item):
 def index(request):
     rows = []
     for name in games.names():
-        rows.append({"game": games.get(name), "steps": len(services.lesson(name)),
-                     "done": len(_done(request, "lessons_done", name)),
+        steps = services.lesson(name)
+        rows.append({"game": games.get(name), "steps": len(steps),
+                     "done": len(_steps_done(request, name, steps)),
                      "puzzles": len(services.puzzle_ids(name)),
                      "solved": len(_done(request, "puzzles_solved", name))})
     return render(request, "learn/index.html", {"rows": rows})
@@ -70,6 +82,9 @@ def step(request, game, number):
                 moves, status = form.cleaned_data["moves"], 400
             if verdict.status == "done":
                 _note(request, "lessons_done", game, number)
+                if request.user.is_authenticated:
+                    LessonStepDone.objects.get_or_create(user=request.user, game=game,
+                                                         step=current.key)
             form = ActionForm(initial={"moves": " ".join(moves)})
     context = {"game": games.get(game), "step": current, "number": number,
                "count": len(steps), "board": _board(state, current.title),

@@ -220,3 +220,16 @@ def test_the_home_page_shows_the_days_puzzle_the_same_all_day(client):
     shown = daily(timezone.localdate())
     page = client.get("/").content.decode()
     assert reverse("learn:puzzle", args=[shown["game"], shown["id"]]) in page
+
+
+def test_lesson_progress_is_kept_on_the_account_across_sessions(client, django_user_model):
+    from learn.models import LessonStepDone
+    user = django_user_model.objects.create_user("learner1", password="pw-long-enough-4")
+    client.force_login(user)
+    client.post(step_url("hadron", 1), {"action": "c3", "moves": ""})
+    client.post(step_url("hadron", 2), {"action": "a1", "moves": ""})      # wrong: not kept
+    assert list(LessonStepDone.objects.values_list("game", "step")) == [("hadron", "first-tile")]
+    client.logout()
+    assert "5 steps, 1 done" not in client.get(reverse("learn:index")).content.decode()
+    client.force_login(user)
+    assert "5 steps, 1 done" in client.get(reverse("learn:index")).content.decode()
