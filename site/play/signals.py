@@ -1,4 +1,5 @@
-"""What other apps hear of games, once a change has committed.
+"""What other apps hear of games: once a change has committed, and (game_ending) inside the
+transaction that ends one.
 
 `game_changed` (sender=Game, game=<Game>, event="started" | "action" | "ended") is sent by
 play.broadcast.announce after the commit, on the thread that made the change: receivers (the
@@ -9,3 +10,9 @@ live path of every move.
 from django.dispatch import Signal
 
 game_changed = Signal()
+
+# `game_ending` (sender=Game, game=<Game>, now=<datetime>) is sent by play.endings.end_game
+# INSIDE the ending's transaction, with the game row locked and saved: what depends on a
+# result exactly once (a tournament's standings) changes its own rows there, so it commits
+# with the end or not at all. A receiver that raises rolls the ending back.
+game_ending = Signal()

@@ -160,6 +160,8 @@ INSTALLED_APPS = [
     "frontend",
     # Computer players and the worker processes that run jobs (docs/design.md).
     "bots",
+    # Arenas, Swiss events and round robins above play (docs/tournaments.md).
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -279,6 +281,8 @@ LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
 LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
+# Seconds between tournament ticks: events started and ended, arena waves, Swiss rounds.
+TOURNAMENT_TICK = env_number("TOURNAMENT_TICK", 2, float)
 # Per socket: a burst of this many messages, then this many a second; after this many
 # messages over the limit the socket is closed.
 LIVE_RATE_BURST = env_number("LIVE_RATE_BURST", 30)

@@ -1,0 +1,65 @@
+"""A tournament game's end, heard inside the transaction that ends it (play.signals.game_ending,
+sent by play.endings.end_game with the game row locked): the pairing gets its result and the
+two entries their points, once, committed with the end itself.
+
+What a game is worth: a played-out game, a resignation, a loss on time or a claimed win count as
+they ended (a Colorful draw is half a point each); a first move not made is a loss for the
+player who did not make it (a forfeit); an abort, or an untimed game left alone, is void and
+counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
+"""
+from datetime import timedelta
+
+from tournaments.formats.arena import ArenaGame
+from tournaments.formats.arena import points as arena_points
+from tournaments.models import Bye, Entry, Pairing, Tournament
+
+GRACE = timedelta(minutes=5)
+
+
+def game_ended(sender, game, now, **kwargs):
+    pairing = (Pairing.objects.select_related("tournament")
+               .filter(game_id=game.pk, ended_at__isnull=True).first())
+    if pairing is None:
+        return
+    tournament = pairing.tournament
+    score = first_score(game)
+    late = tournament.kind == Tournament.ARENA and now > tournament.ends_at + GRACE
+    pairing.ended_at = now
+    pairing.void = score is None or late
+    pairing.result = None if pairing.void else score
+    pairing.save(update_fields=["ended_at", "void", "result"])
+    for entry_id in (pairing.first_id, pairing.second_id):
+        recount(tournament, entry_id)
+
+
+def first_score(game):
+    """The game's player0's score, or None for a game without a result."""
+    if game.status == game.ABORTED:
+        if game.reason != "no_start":
+            return None
+        return 0.0 if game.player_to_move() == 0 else 1.0
+    if game.winner is None:
+        return 0.5
+    return 1.0 if game.winner == 0 else 0.0
+
+
+def recount(tournament, entry_id):
+    """Set the entry's points from its counted games (and byes): the same sum whether a game
+    is the first or the last to be counted, so a recount never counts anything twice."""
+    Entry.objects.filter(pk=entry_id).update(points=points_of(tournament, entry_id))
+
+
+def points_of(tournament, entry_id):
+    results = [score for score in _scores(tournament, entry_id)]
+    if tournament.kind == Tournament.ARENA:
+        return arena_points([ArenaGame(score) for score in results])
+    return sum(results) + Bye.objects.filter(tournament=tournament, entry_id=entry_id).count()
+
+
+def _scores(tournament, entry_id):
+    """The entry's scores in its counted games, in the order they ended."""
+    rows = (Pairing.objects.filter(tournament=tournament, ended_at__isnull=False, void=False)
+            .filter(first_id=entry_id) | Pairing.objects.filter(
+                tournament=tournament, ended_at__isnull=False, void=False, second_id=entry_id))
+    for first_id, result in rows.order_by("ended_at", "pk").values_list("first_id", "result"):
+        yield result if first_id == entry_id else 1 - result
