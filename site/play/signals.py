@@ -16,3 +16,17 @@ game_changed = Signal()
 # result exactly once (a tournament's standings) changes its own rows there, so it commits
 # with the end or not at all. A receiver that raises rolls the ending back.
 game_ending = Signal()
+
+# `house_rules` (sender=Game, game=<Game>) is asked before a takeback is proposed and before a
+# player writes in the players' chat: a receiver answers with {"takeback": reason, "chat":
+# reason} for what the game does not allow (a tournament game allows neither, as lichess's
+# arenas), or None. Asked on those rare actions only, never on a move.
+house_rules = Signal()
+
+
+def not_allowed(game, what):
+    """Why `what` ("takeback", "chat") is off in `game`, or None where it is allowed."""
+    for _, answer in house_rules.send(sender=type(game), game=game):
+        if answer and what in answer:
+            return answer[what]
+    return None

@@ -9,9 +9,10 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from live import process
-        from play.signals import game_ending
+        from play.signals import game_ending, house_rules
         from tournaments import results, services
 
         game_ending.connect(results.game_ended, dispatch_uid="tournaments.results")
+        house_rules.connect(results.house_rules, dispatch_uid="tournaments.house_rules")
         # Pairing waves and rounds: a job on a thread of its own, off the event loop.
         process.every(settings.TOURNAMENT_TICK, services.tick, aside=True)

@@ -32,6 +32,15 @@ def game_ended(sender, game, now, **kwargs):
         recount(tournament, entry_id)
 
 
+def house_rules(sender, game, **kwargs):
+    """Tournament games have no takebacks and no chat between the players (lichess's arenas);
+    spectators still talk among themselves."""
+    if Pairing.objects.filter(game_id=game.pk).exists():
+        return {"takeback": "takebacks are off in tournament games",
+                "chat": "the players' chat is off in tournament games"}
+    return None
+
+
 def first_score(game):
     """The game's player0's score, or None for a game without a result."""
     if game.status == game.ABORTED:

@@ -295,3 +295,25 @@ def test_a_round_robin_with_too_few_players_is_cancelled_at_its_start(people):
     services.tick()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.CANCELLED and not tournament.pairings.exists()
+
+
+def test_tournament_games_have_no_takebacks_and_no_players_chat(people):
+    from live.sockets import Refusal
+    from play import takeback
+    from talk.services import add_line
+
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    game = Pairing.objects.get().game
+    engine = games.get(game.game)
+    state = engine.replay(game.options, [])
+    play.play(game.pk, game.player0, 0, state.legal_actions()[0])
+    with pytest.raises(play.PlayError) as refused:
+        takeback.propose(game.pk, game.player0, 1)
+    assert refused.value.code == "not_allowed" and "tournament" in str(refused.value)
+    with pytest.raises(Refusal) as refused:
+        add_line(game.pk, game.player1, "good luck")
+    assert refused.value.code == "chat_off"
+    add_line(game.pk, people[5], "a spectator may talk")
