@@ -22,6 +22,10 @@ def game_ended(sender, game, now, **kwargs):
     if pairing is None:
         return
     tournament = pairing.tournament
+    # The two entries' rows, locked in one order: a round robin's games of one player may end
+    # at once in two processes, and each recount must see the other's result.
+    list(Entry.objects.select_for_update().filter(
+        pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
     score = first_score(game)
     late = tournament.kind == Tournament.ARENA and now > tournament.ends_at + GRACE
     pairing.ended_at = now
