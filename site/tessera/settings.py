@@ -314,6 +314,14 @@ BOT_EXHIBITION_PACE = env_number("BOT_EXHIBITION_PACE", 1.5, float)
 # computer players, whose moves wait for a slice at most.
 ANALYSIS_SLICE = env_number("ANALYSIS_SLICE", 3, float)
 
+# Tournaments (docs/tournaments.md). Recurring events, each created a day ahead by a periodic
+# job: a JSON list (the format is tournaments.schedule's), or, unset, tournaments.schedule.DEFAULT
+# (an hourly Hadron arena, a daily Tripen arena, a weekly correspondence Swiss per game) in
+# development (DEBUG) and none otherwise (the tests). "[]" turns them off.
+TOURNAMENT_SCHEDULE = os.environ.get("TOURNAMENT_SCHEDULE", "").strip() or None
+# Computer players enter arenas with fewer than four people in: on by default in development.
+TOURNAMENT_COMPUTERS = env_flag("TOURNAMENT_COMPUTERS", DEBUG)
+
 # The opt-in mails waiting to go out are sent this often (notifications.mail.send_pending).
 MAIL_EVERY = env_number("MAIL_EVERY", 60, float)
 

@@ -36,8 +36,10 @@ class Tournament(models.Model):
     double = models.BooleanField(default=False)  # round robin: both sides
     max_players = models.PositiveIntegerField(default=1000)
     official = models.BooleanField(default=False)
+    # None: made by the schedule (tournaments.schedule), whose slot is `schedule_key`.
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                   related_name="tournaments_created")
+                                   related_name="tournaments_created", null=True, blank=True)
+    schedule_key = models.CharField(max_length=120, blank=True, default="")
     status = models.CharField(max_length=10, choices=STATUSES, default=UPCOMING)
     round = models.PositiveSmallIntegerField(default=0)  # Swiss: the round in play
     created_at = models.DateTimeField(auto_now_add=True)
@@ -45,6 +47,9 @@ class Tournament(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [models.UniqueConstraint(
+            fields=["schedule_key"], condition=~models.Q(schedule_key=""),
+            name="one_event_per_schedule_slot")]
 
     def __str__(self):
         return self.name

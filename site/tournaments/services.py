@@ -33,8 +33,10 @@ class TournamentError(Exception):
 
 
 def create(user, *, name, kind, game, options, time_control, rated, starts_at,
-           minutes=None, rounds=None, double=False, max_players=None, official=False):
-    """A new upcoming event (the form has validated the values)."""
+           minutes=None, rounds=None, double=False, max_players=None, official=False,
+           schedule_key=""):
+    """A new upcoming event (the form, or the schedule, has validated the values); `user`
+    None: the schedule's, official."""
     if kind == Tournament.ROUND_ROBIN:
         max_players = min(max_players or MAX_PLAYERS, MAX_PLAYERS)
     return Tournament.objects.create(
@@ -44,7 +46,8 @@ def create(user, *, name, kind, game, options, time_control, rated, starts_at,
         ends_at=starts_at + timedelta(minutes=minutes) if kind == Tournament.ARENA else None,
         rounds=rounds if kind == Tournament.SWISS else None,
         double=double and kind == Tournament.ROUND_ROBIN,
-        max_players=max_players or 1000, official=official and user.is_staff, created_by=user)
+        max_players=max_players or 1000, created_by=user, schedule_key=schedule_key,
+        official=user is None or (official and user.is_staff))
 
 
 def _locked(tournament_id):
