@@ -9,10 +9,12 @@ game comes through; their ends come back through play's one ending path (tournam
 """
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from bots import accounts as computers
 from lobby.listing import game_started
 from lobby.services import announce, user_group
 from play.services import start_game
@@ -189,8 +191,41 @@ def _start(tournament, first, second, round_=0):
     return game
 
 
+# Computer players fill an arena with fewer people than this (TOURNAMENT_COMPUTERS).
+FEW_PEOPLE = 4
+
+
+def fill_with_computers(tournament):
+    """With fewer than FEW_PEOPLE people in, computer levels (lowest first) enter until the
+    arena has FEW_PEOPLE players; once enough people are in, they withdraw (a game in play
+    goes on). Marked BOT in the standings; the podium names the best person too."""
+    entries = list(tournament.entries.all())
+    bots = [entry for entry in entries if computers.is_bot(entry.player_id)]
+    people = sum(1 for entry in entries if not entry.withdrawn and entry not in bots)
+    wanted = max(0, FEW_PEOPLE - people) if people else 0
+    active = [entry for entry in bots if not entry.withdrawn]
+    for entry in active[wanted:]:
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+    missing = wanted - len(active)
+    for entry in [entry for entry in bots if entry.withdrawn][:max(0, missing)]:
+        entry.withdrawn = False
+        entry.save(update_fields=["withdrawn"])
+        missing -= 1
+    entered = {entry.player_id for entry in bots}
+    for level in computers.levels():
+        if missing <= 0:
+            break
+        computer = computers.bot_for(level)
+        if computer.pk not in entered:
+            Entry.objects.create(tournament=tournament, player=computer)
+            missing -= 1
+
+
 def arena_wave(tournament):
     """Pair the arena's free players (tournaments.formats.arena)."""
+    if settings.TOURNAMENT_COMPUTERS:
+        fill_with_computers(tournament)
     entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
     busy = set()
     last = {}
@@ -206,6 +241,8 @@ def arena_wave(tournament):
     free.sort(key=lambda entry: (-entry.points, entry.joined_at, entry.pk))
     started = []
     for a, b in pair_wave([entry.pk for entry in free], last):
+        if computers.is_bot(entries[a].player_id) and computers.is_bot(entries[b].player_id):
+            continue  # computers are there for the people: they wait for the next wave
         first, second = arena_sides(a, b, balance)
         started.append(_start(tournament, entries[first], entries[second]))
     return started

@@ -66,8 +66,17 @@ def event(request, tournament_id):
     context = {"tournament": tournament, "rows": rows, "mine": mine, "games": in_play,
                "now": timezone.now(),
                "my_game": _my_game(tournament, request.user),
-               "podium": rows[:3] if tournament.status == Tournament.FINISHED else []}
+               "podium": rows[:3] if tournament.status == Tournament.FINISHED else [],
+               "best_person": _best_person(rows) if tournament.status == Tournament.FINISHED
+               else None}
     return render(request, "tournaments/event.html", context)
+
+
+def _best_person(rows):
+    """Computers never take a prize: the best person, when a computer is on the podium."""
+    if any(row["bot"] for row in rows[:3]):
+        return next((row for row in rows if not row["bot"]), None)
+    return None
 
 
 @require_GET

@@ -317,3 +317,52 @@ def test_tournament_games_have_no_takebacks_and_no_players_chat(people):
         add_line(game.pk, game.player1, "good luck")
     assert refused.value.code == "chat_off"
     add_line(game.pk, people[5], "a spectator may talk")
+
+
+def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settings, people,
+                                                                          client):
+    from bots import accounts as computers
+
+    settings.TOURNAMENT_COMPUTERS = True
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    bots = Entry.objects.filter(tournament=tournament, player__profile__is_bot=True)
+    assert bots.count() == 2 and not bots.filter(withdrawn=True).exists()
+    for pairing in Pairing.objects.filter(tournament=tournament):
+        assert not (computers.is_bot(pairing.first.player_id)
+                    and computers.is_bot(pairing.second.player_id))
+    rows = table(tournament)
+    assert sorted(row["bot"] for row in rows) == [False, False, True, True]
+    finish(Pairing.objects.get(tournament=tournament).game, 0)
+    services.tick()  # the people just met: each gets a computer now
+    second_wave = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True)
+    assert len(second_wave) == 2
+    for pairing in second_wave:  # the computers win
+        assert computers.is_bot(pairing.first.player_id) != computers.is_bot(
+            pairing.second.player_id)
+        finish(pairing.game, 0 if computers.is_bot(pairing.first.player_id) else 1)
+    for person in people[2:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    assert bots.filter(withdrawn=False).count() == 0  # four people: the computers step out
+    for pairing in Pairing.objects.filter(tournament=tournament, ended_at__isnull=True):
+        finish(pairing.game, 0)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_at=timezone.now() - timedelta(seconds=1))
+    services.tick()
+    # A computer on the podium takes no prize: the best person is named too.
+    rows = table(Tournament.objects.get(pk=tournament.pk))
+    assert any(row["bot"] for row in rows[:3])
+    best = next(row for row in rows if not row["bot"])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"Best person: {best['username']}" in page
+
+
+def test_without_the_setting_no_computer_enters(settings, people):
+    settings.TOURNAMENT_COMPUTERS = False
+    tournament = event(people[0])
+    services.join(tournament.pk, people[0])
+    services.tick()
+    assert tournament.entries.count() == 1
