@@ -40,7 +40,7 @@ function rowOf(row, kind, me) {
   if (kind === "arena") tr.append(cell(number(row.performance, 0)));
   else if (kind === "swiss") tr.append(cell(number(row.buchholz, 1)), cell(number(row.sonneborn_berger, 2)));
   else tr.append(cell(number(row.sonneborn_berger, 2)));
-  tr.append(cell(String(row.games)));
+  tr.append(cell(String(row.games), "col-extra"));
   return tr;
 }
 
