@@ -9,6 +9,7 @@ counts for nobody. An arena game that ends later than GRACE after the arena's en
 """
 from datetime import timedelta
 
+from tournaments import news
 from tournaments.formats.arena import ArenaGame
 from tournaments.formats.arena import points as arena_points
 from tournaments.models import Bye, Entry, Pairing, Tournament
@@ -34,6 +35,7 @@ def game_ended(sender, game, now, **kwargs):
     pairing.save(update_fields=["ended_at", "void", "result"])
     for entry_id in (pairing.first_id, pairing.second_id):
         recount(tournament, entry_id)
+    news.changed(tournament.pk)
 
 
 def house_rules(sender, game, **kwargs):

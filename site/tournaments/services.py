@@ -18,7 +18,7 @@ from bots import accounts as computers
 from lobby.listing import game_started
 from lobby.services import announce, user_group
 from play.services import start_game
-from tournaments import results
+from tournaments import news, results
 from tournaments.formats.arena import pair_wave
 from tournaments.formats.arena import sides as arena_sides
 from tournaments.formats.roundrobin import MAX_PLAYERS, MIN_PLAYERS, berger_rounds
@@ -69,6 +69,7 @@ def join(tournament_id, user):
         tournament = _locked(tournament_id)
         check_join(tournament, user)
         entry = Entry.objects.filter(tournament=tournament, player=user).first()
+        news.changed(tournament.pk)
         if entry is not None:  # an arena player who withdrew comes back
             entry.withdrawn = entry.paused = False
             entry.save(update_fields=["withdrawn", "paused"])
@@ -110,6 +111,7 @@ def withdraw(tournament_id, user):
         entry = _entry(tournament, user)
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
+        news.changed(tournament.pk)
 
 
 def pause(tournament_id, user, paused=True):
@@ -122,6 +124,7 @@ def pause(tournament_id, user, paused=True):
         entry = _entry(tournament, user)
         entry.paused = paused
         entry.save(update_fields=["paused"])
+        news.changed(tournament.pk)
 
 
 def cancel(tournament_id, user):
@@ -145,7 +148,11 @@ def tick(now=None):
         Q(status=Tournament.UPCOMING, starts_at__lte=now) | Q(status=Tournament.RUNNING))
     for tournament_id in due.values_list("pk", flat=True):
         with transaction.atomic():
-            advance(_locked(tournament_id), now)
+            tournament = _locked(tournament_id)
+            before = (tournament.status, tournament.round)
+            started = advance(tournament, now)
+            if started or (tournament.status, tournament.round) != before:
+                news.changed(tournament.pk)
 
 
 def advance(tournament, now):

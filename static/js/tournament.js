@@ -1,7 +1,8 @@
-// An event's page: the standings are polled while the event is on (the page is rendered whole
-// by the server, so it works without this); your own row is kept in view, and when one of your
-// games starts the page follows you to it, as lichess's arena does.
-const POLL_MS = 3000;
+// An event's page: the standings are pushed over /ws/tournament/<id>/ while the event is on
+// (the page is rendered whole by the server, so it works without this); your own row is kept
+// in view, and when one of your games starts the page follows you to it, as lichess's arena
+// does (the push is the same for everyone, so the page then asks standings.json for its game).
+import { ReconnectingSocket, socketUrl } from "./socket.js";
 
 const page = document.getElementById("tournament");
 
@@ -44,29 +45,35 @@ function rowOf(row, kind, me) {
   return tr;
 }
 
-async function poll() {
-  let data;
+async function followToMyGame() {
   try {
     const response = await fetch(page.dataset.standings, { credentials: "same-origin" });
-    data = await response.json();
+    const data = await response.json();
+    if (data.my_game && data.my_game !== page.dataset.game) window.location.assign(data.my_game);
   } catch {
-    return setTimeout(poll, POLL_MS);  // the server is away: try again later
+    // The server is away: the next push tries again.
   }
-  if (data.my_game && data.my_game !== page.dataset.game) {
-    window.location.assign(data.my_game);
-    return;
-  }
+}
+
+function showStandings(message) {
   const kind = page.dataset.kind;
+  const me = page.dataset.me;
   const body = document.querySelector("#standings tbody");
-  body.replaceChildren(...data.rows.map((row) => rowOf(row, kind, page.dataset.me)));
+  body.replaceChildren(...message.rows.map((row) => rowOf(row, kind, me)));
   body.querySelector("tr.me")?.scrollIntoView({ block: "nearest" });
-  if (data.status !== page.dataset.status) {
+  if (message.status !== page.dataset.status) {
     window.location.reload();  // started or ended: the page's actions and podium change
     return;
   }
-  if (data.status === "upcoming" || data.status === "running") setTimeout(poll, POLL_MS);
+  const mine = message.rows.find((row) => row.username === me);
+  if (mine && mine.playing) followToMyGame();
 }
 
 if (page && (page.dataset.status === "upcoming" || page.dataset.status === "running")) {
-  setTimeout(poll, POLL_MS);
+  const socket = new ReconnectingSocket(socketUrl(`/ws/tournament/${page.dataset.id}/`), {
+    onMessage(message) {
+      if (message.type === "standings") showStandings(message);
+    },
+  });
+  socket.connect();
 }
