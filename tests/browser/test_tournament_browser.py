@@ -46,6 +46,19 @@ def test_four_players_join_from_the_home_page_play_and_the_standings_move(
 
     names = new_players(server, "arena-a", "arena-b", "arena-c", "arena-d")
     pages = {}
+    creator = new_page()
+    log_in(creator, server, new_players(server, "arena-creator")[0])
+    creator.goto(server.url + "/tournaments/")
+    expect(creator.locator(".tournament-list")).to_contain_text("Browser arena")
+    form = creator.locator("#new-tournament")
+    # Only the chosen game's board and the chosen format's fields show.
+    form.locator("[name=game]").select_option("tripen")
+    expect(form.locator('fieldset[data-game="tripen"]')).to_be_visible()
+    expect(form.locator('fieldset[data-game="hadron"]')).to_be_hidden()
+    form.locator("[name=kind]").select_option("swiss")
+    expect(form.locator("[name=rounds]")).to_be_visible()
+    expect(form.locator("[name=duration]")).to_be_hidden()
+    shoot(creator, screenshot_dir, "tournaments-list", full_page=True)
     for name in names:
         page = new_page()
         log_in(page, server, name)
