@@ -4,7 +4,8 @@ two entries their points, once, committed with the end itself.
 
 What a game is worth: a played-out game, a resignation, a loss on time or a claimed win count as
 they ended (a Colorful draw is half a point each); a first move not made is a loss for the
-player who did not make it (a forfeit); an abort, or an untimed game left alone, is void and
+player who did not make it (a forfeit; in an arena it also pauses that player, who is
+probably gone, until they come back); an abort, or an untimed game left alone, is void and
 counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
 """
 from datetime import timedelta
@@ -35,6 +36,10 @@ def game_ended(sender, game, now, **kwargs):
     pairing.save(update_fields=["ended_at", "void", "result"])
     for entry_id in (pairing.first_id, pairing.second_id):
         recount(tournament, entry_id)
+    if tournament.kind == Tournament.ARENA and game.reason == "no_start":
+        # Gone (lichess does the same): no more games until they come back and un-pause.
+        absent = pairing.first_id if game.player_to_move() == 0 else pairing.second_id
+        Entry.objects.filter(pk=absent).update(paused=True)
     news.changed(tournament.pk)
 
 

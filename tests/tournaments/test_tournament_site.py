@@ -366,3 +366,20 @@ def test_without_the_setting_no_computer_enters(settings, people):
     services.join(tournament.pk, people[0])
     services.tick()
     assert tournament.entries.count() == 1
+
+
+def test_a_first_move_not_made_is_a_forfeit_and_pauses_the_absent_arena_player(people):
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    pairing = Pairing.objects.get()
+    play.expire(pairing.game_id, timezone.now() + timedelta(minutes=2, seconds=50))
+    game = Game.objects.get(pk=pairing.game_id)
+    assert (game.status, game.reason) == (Game.ABORTED, "no_start")
+    absent = Entry.objects.get(pk=pairing.first_id)  # the first player never moved
+    present = Entry.objects.get(pk=pairing.second_id)
+    assert (absent.points, absent.paused) == (0, True)
+    assert (present.points, present.paused) == (2, False)
+    services.tick()
+    assert Pairing.objects.count() == 1  # the absent player is not paired again
