@@ -383,3 +383,24 @@ def test_a_first_move_not_made_is_a_forfeit_and_pauses_the_absent_arena_player(p
     assert (present.points, present.paused) == (2, False)
     services.tick()
     assert Pairing.objects.count() == 1  # the absent player is not paired again
+
+
+def test_the_archive_filters_an_events_games(client, people):
+    tournament = event(people[0])
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    pairings = list(Pairing.objects.all())
+    for pairing in pairings:
+        finish(pairing.game, 0)
+    outside = play.start_game(game="hadron", options={"size": 5}, players=people[4:6],
+                              time_control=TimeControl("untimed"))
+    play.resign(outside.pk, people[4], 0)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"/archive/?event={tournament.pk}" in page
+    response = client.get("/archive/", {"event": tournament.pk})
+    shown = {row.game.pk for row in response.context["rows"]}
+    assert shown == {pairing.game_id for pairing in pairings}
+    assert len(client.get("/archive/").context["rows"]) == 3
+    bad = client.get("/archive/", {"event": "999999"})
+    assert bad.context["rows"] is None and "event" in bad.context["form"].errors
