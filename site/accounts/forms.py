@@ -64,7 +64,10 @@ class SignupForm(UserCreationForm):
 class SettingsForm(forms.ModelForm):
     """The settings page: the account's e-mail address and the choices kept on its Profile."""
 
+    # As long as the account's column holds (varchar(254)): a longer address is a form error,
+    # not a database error.
     email = forms.EmailField(label="E-mail address", required=False, help_text=EMAIL_HELP,
+                             max_length=get_user_model()._meta.get_field("email").max_length,
                              widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
     class Meta:

@@ -23,6 +23,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models.functions import Length
 
+from accounts.names import same_name
+
 RULE = "letters of one alphabet, and not a look-alike of another player's name"
 
 
@@ -63,19 +65,26 @@ def scripts_of(name):
     return categories.unique_aliases(name) - {"COMMON"}
 
 
-# The computer players' accounts (bots.accounts): their names mark them, so nobody may take one.
-COMPUTER_NAMES = re.compile(r"computer\W*level", re.IGNORECASE)
+# The computer players' accounts (bots.accounts, made by the migrations): their names mark
+# them, so nobody may take one, nor anything that reads like one once the characters that pass
+# for others ("0" for "o", "1" for "l", Cyrillic letters) are folded and case and separators
+# ("-", "_", ".", "+", "@") are dropped: "computer_level_4", "C0mputer-Level-3", "computerlevel".
+COMPUTER_PREFIX = "computerlevel"
+
+
+def passes_for_a_computer(name):
+    return re.sub(r"[\W_]", "", skeleton(name)).startswith(COMPUTER_PREFIX)
 
 
 def check_new_username(name, exclude_pk=None):
     """Raise ValidationError, saying why, if `name` is taken in another case, mixes scripts or
     looks like an existing player's name (other than the account `exclude_pk`, being renamed)."""
     users = get_user_model().objects.exclude(pk=exclude_pk)
-    if COMPUTER_NAMES.match(name):
+    if passes_for_a_computer(name):
         raise ValidationError(
-            "Names that start with “computer-level” belong to the site's computer players.",
+            "Names that read like “computer-level” belong to the site's computer players.",
             code="computer_username")
-    taken = users.filter(username__iexact=name).first()
+    taken = same_name(users, name)
     if taken is not None:
         raise ValidationError(
             "The username “%(name)s” is already taken (usernames ignore case).",

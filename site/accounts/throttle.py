@@ -20,6 +20,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from accounts.names import name_key
 from tessera import clients
 
 
@@ -38,12 +39,13 @@ class LoginThrottleBackend(AxesStandaloneBackend):
 
 def throttled_username(request, credentials):
     """The account a log-in attempt is for (AXES_USERNAME_CALLABLE): the name typed, in one
-    case, so that guessing at "Alice", "alice" and "ALICE" fills one account's count."""
+    case, so that guessing at "Alice", "alice" and "ALICE" fills one account's count; the same
+    key as the log-in lookup's (accounts.names)."""
     if credentials:
         name = credentials.get("username")
     else:
         name = getattr(request, "POST", {}).get("username")
-    return name.casefold() if isinstance(name, str) else None
+    return name_key(name) if isinstance(name, str) else None
 
 
 def client_address(request):

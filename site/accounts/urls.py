@@ -1,6 +1,22 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from accounts import views
+
+
+class UsernameConverter:
+    """The characters a username may have (Django's UnicodeUsernameValidator): anything else
+    in /u/<name>/, a NUL that PostgreSQL refuses to compare with included, is a 404."""
+
+    regex = r"[\w.@+-]+"
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+register_converter(UsernameConverter, "username")
 
 app_name = "accounts"
 
@@ -19,5 +35,5 @@ urlpatterns = [
     path("accounts/password/reset/done/", views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     # Public profiles read like a player's address on the site, outside /accounts/.
-    path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<username:username>/", views.profile, name="profile"),
 ]

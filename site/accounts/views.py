@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
@@ -121,6 +122,12 @@ class PasswordResetView(FormErrorMessageMixin, auth_views.PasswordResetView):
     email_template_name = "accounts/mail/password_reset.txt"
     subject_template_name = "accounts/mail/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
+
+    @property
+    def extra_email_context(self):
+        # The link is built from the configured address, never from the request's Host
+        # header, which anyone can set ("Host: localhost:1" would mail a link to port 1).
+        return {"site_url": settings.SITE_URL}
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -29,6 +29,10 @@ from play.models import Game
 # The rate limits per person: (requests, window).
 ANALYSES = (5, timedelta(hours=1))
 HINTS = (6, timedelta(minutes=1))
+# A hint is for a position of the finished game's own line plus at most this many explored
+# actions: exploring from any finished game must not become a way to ask the engine about any
+# position at all, a game one is playing included.
+HINT_EXPLORED_ACTIONS = 6
 
 
 class Refusal(Exception):
@@ -181,13 +185,44 @@ def stored_hint(game, ply, moves):
     return moves, hint_of(game, ply, moves)
 
 
+def check_near_the_game(moves):
+    """Refuses a line of more than HINT_EXPLORED_ACTIONS actions beyond the game's own
+    (`too_far`)."""
+    if len(moves) > HINT_EXPLORED_ACTIONS:
+        raise Refusal("too_far", f"Hints are for positions of this game's own line and at most "
+                                 f"{HINT_EXPLORED_ACTIONS} actions beyond it.")
+
+
+def position_of(state):
+    """What identifies a position whatever the line that led to it: the board and the side
+    to move."""
+    return state.text(), state.to_move
+
+
+def check_not_in_play(user, game, ply, moves):
+    """Refuses a position that stands now on the board of a game `user` is playing
+    (`in_play`): a hint there would be help from outside."""
+    playing = Game.objects.active().of_player(user).filter(game=game.game)
+    mine = [other for other in playing if other.options == game.options]
+    if not mine:
+        return
+    wanted = position_of(positions.explore(game, ply, moves))
+    for other in mine:
+        if position_of(other.state()) == wanted:
+            raise Refusal("in_play", "That position is on the board of a game you are playing: "
+                                     "no hints there until it is over.")
+
+
 def check_request_hint(game_id, user, ply, moves, now):
     """The game, the canonical line and the stored hint for the position if any. Refuses as
-    check_request_analysis and check_position do, and a person who asked for HINTS[0] new
-    hints within HINTS[1] (`rate_limited`)."""
+    check_request_analysis and check_position do, a position too far from the game's own
+    line or on the board of a game the asker is playing, and a person who asked for HINTS[0]
+    new hints within HINTS[1] (`rate_limited`)."""
     check_signed_in(user, "a hint")
     game = check_game(game_id)
     moves = check_position(game, ply, moves)
+    check_near_the_game(moves)
+    check_not_in_play(user, game, ply, moves)
     hint = hint_of(game, ply, moves)
     if hint is None or wants_work(hint):
         check_rate(Hint, user, now, HINTS, "hints")

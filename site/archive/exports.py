@@ -12,7 +12,7 @@ import re
 
 from django.core.cache import cache
 
-from archive import positions
+from archive import drawings, positions
 from boards import raster, svg
 from games import records
 
@@ -43,7 +43,7 @@ BOARD_RULES = """
 .letter{text-anchor:middle;dominant-baseline:central}
 .letter.on-P{fill:#4a1030}
 .cross{fill:none;stroke:var(--refused);stroke-width:.09;stroke-linecap:round}
-.caption{fill:var(--label);font-family:system-ui,sans-serif;font-size:.55px;font-weight:600}
+.caption{fill:var(--label);font-family:system-ui,sans-serif;font-weight:600}
 .caption{text-anchor:middle;dominant-baseline:central}
 .ending-counts .cell:not(.decisive),.ending-groups .cell:not(.decisive){fill-opacity:.5}
 .cell.decisive,.tile.decisive{stroke:var(--text);stroke-width:.1}
@@ -111,19 +111,20 @@ MAX_GIF_PLIES = 400
 
 def game_gif(game):
     """An animated GIF of the game from the start to the position it has reached, one frame
-    per action, the last showing why it ended."""
+    per action, the last showing why it ended. Seconds of CPU for a long game: drawn once for
+    all concurrent requests and kept in the database (archive.drawings)."""
     if game.ply_count > MAX_GIF_PLIES:
         raise ValueError(f"a game of more than {MAX_GIF_PLIES} actions is not made into a GIF")
-    key = f"archive:gif:{positions.stamp(game)}:{game.ply_count}"
-    data = cache.get(key)
-    if data is None:
-        frames = []
-        for ply in range(game.ply_count + 1):
-            position = positions.state_at(game, ply).to_dict()
-            frames.append((position["board"], position["ending"]))
-        data = raster.gif(frames, LIGHT)
-        cache.set(key, data, positions.TIMEOUT)
-    return data
+    key = f"gif:{positions.stamp(game)}:{game.ply_count}"
+    return drawings.kept(game, "gif", key, lambda: draw_gif(game))
+
+
+def draw_gif(game):
+    frames = []
+    for ply in range(game.ply_count + 1):
+        position = positions.state_at(game, ply).to_dict()
+        frames.append((position["board"], position["ending"]))
+    return raster.gif(frames, LIGHT)
 
 
 # -- records ---------------------------------------------------------------------------------

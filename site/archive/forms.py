@@ -59,6 +59,29 @@ def all_sizes():
                    for size in games.get(name).option_choices()["size"]})
 
 
+def size_label(size, game=None, variant=None):
+    """A size in the words of the rest of the site: "5×5", "hexhex side 5", or, when no game
+    is chosen (or the one chosen has no such size), every meaning it has ("hexhex side 5 or
+    5×5"). The number alone says nothing: Hadron's 5 is a square of 25 cells, Copolymer's a
+    hexagon of 61."""
+    if game in games.names() and size in games.get(game).option_choices()["size"]:
+        names = [game]
+    else:
+        names = games.names()
+    labels = []
+    for name in names:
+        choices = games.get(name).option_choices()
+        if size not in choices["size"]:
+            continue
+        options = {"size": size}
+        if variant in choices.get("board", ()):
+            options["board"] = variant
+        label = games.get(name).option_label(options)
+        if label not in labels:
+            labels.append(label)
+    return " or ".join(labels) or str(size)
+
+
 def game_choices():
     return [("", "All games")] + game_titles()
 
@@ -107,7 +130,11 @@ class ArchiveFilter(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["size"].choices = [("", "Any size")] + [(s, str(s)) for s in all_sizes()]
+        # Every size stays a choice (a size the chosen game lacks gets clean()'s message), in
+        # the words of the game chosen, if any.
+        game, variant = self.data.get("game"), self.data.get("variant")
+        self.fields["size"].choices = [("", "Any size")] + [
+            (s, size_label(s, game, variant)) for s in all_sizes()]
         self.fields["event"].offer(self.data.get("event"))
 
     MAIN = ("game", "player")

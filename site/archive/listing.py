@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 
 from play.labels import reason_text
-from ratings.display import badge
+from ratings.display import badge, marked
 
 
 @dataclass
@@ -36,7 +36,8 @@ def seats(game):
     shown = []
     for seat in game.seats():
         change = changes.get(seat.index)
-        rating = ({"rating": change.after, "provisional": change.provisional} if change
+        rating = (marked(seat.player.pk, {"rating": change.after,
+                                           "provisional": change.provisional}) if change
                   else badge(seat.player, game.game))
         shown.append(Seat(seat.username, seat.side, seat.side_name, game.winner == seat.index,
                           rating, change.change if change else None))

@@ -5,14 +5,17 @@ explore and download. The position and export endpoints answer for live games to
 spectator steps back through the moves already played), up to the ply the game has reached.
 """
 from csp.decorators import csp_replace
+from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
+from django_ratelimit.core import is_ratelimited
 
-from archive import exports, listing, positions, queries
+from archive import drawings, exports, listing, positions, queries
 from archive.forms import ArchiveFilter, ExploreForm
 from play.models import Game
+from tessera import clients
 
 # A position of a finished game never changes. One of a game in progress may: a takeback
 # deletes actions, and the ply is then played again, maybe otherwise (play.takeback).
@@ -36,6 +39,21 @@ def cacheable(response, game):
         patch_cache_control(response, no_cache=True)
     else:
         patch_cache_control(response, public=True, max_age=POSITION_MAX_AGE)
+    return response
+
+
+def by_address(group, request):
+    return clients.of_request(request) or ""
+
+
+def over_limit(request, group, rate):
+    """A 429 when this client address asked for more exports of `group` than `rate` allows
+    (django-ratelimit's fixed windows, counted in the "limits" cache), else None."""
+    if not is_ratelimited(request, group=group, key=by_address, rate=rate, increment=True):
+        return None
+    response = HttpResponse("Too many exports from your address: try again in a minute.",
+                            status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = "60"
     return response
 
 
@@ -70,6 +88,7 @@ def position_json(request, game_id, ply):
 @require_GET
 @csp_replace({"style-src": exports.STYLE_SOURCE})
 def position_svg(request, game_id, ply):
+    # Not limited: the Archive's thumbnails are these (25 a page), and text is cheap to write.
     game = load(game_id)
     try:
         text = exports.position_svg(game, ply, labels=request.GET.get("labels") != "0")
@@ -81,6 +100,8 @@ def position_svg(request, game_id, ply):
 
 @require_GET
 def position_png(request, game_id, ply):
+    if refused := over_limit(request, "export-png", settings.EXPORT_PNG_RATE):
+        return refused
     game = load(game_id)
     try:
         data = exports.position_png(game, ply, labels=request.GET.get("labels") != "0")
@@ -93,11 +114,18 @@ def position_png(request, game_id, ply):
 @require_GET
 def game_gif(request, game_id):
     """The whole game as an animated GIF, up to the ply it has reached."""
+    if refused := over_limit(request, "export-gif", settings.EXPORT_GIF_RATE):
+        return refused
     game = load(game_id)
     try:
         data = exports.game_gif(game)
     except ValueError as error:
         return HttpResponse(str(error), status=400, content_type="text/plain; charset=utf-8")
+    except drawings.StillDrawing:
+        response = HttpResponse("This game's GIF is being drawn: try again in a moment.",
+                                status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "5"
+        return response
     response = HttpResponse(data, content_type="image/gif")
     # A game in progress grows: its GIF is only worth keeping once it is over.
     if not game.is_active:

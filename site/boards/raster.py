@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from boards.svg import (CAPTION_LINE, CAPTION_SIZE, HEX_CORNERS, caption_lines, marks)
+from boards.svg import HEX_CORNERS, caption_layout, marks
 
 SUPERSAMPLE = 3
 STONE_LINE = 0.05   # outline widths, in board units (as boards/svg.py's styles)
@@ -42,7 +42,7 @@ class Canvas:
         minx, miny, width, height = board["viewbox"]
         self.caption = caption
         self.board_height = height
-        height += len(caption) * CAPTION_LINE + (0.3 if caption else 0)
+        height += caption.height
         self.scale = width_px * supersample / width
         self.origin = (minx, miny)
         self.palette = {name: rgb(value) for name, value in palette.items()}
@@ -154,7 +154,7 @@ DRAWERS = {"hex": hex_cells, "square": square_cells, "tripen": tripen_parts}
 def picture(board, palette, *, width_px=480, labels=True, ending=None,
             supersample=SUPERSAMPLE, resample=Image.Resampling.LANCZOS) -> Image.Image:
     """The board (and, for a final position, why it ended) as a Pillow image."""
-    caption = caption_lines(board, ending) if labels else []
+    caption = caption_layout(board, ending, width_px if labels else None)
     canvas = Canvas(board, width_px, palette, caption, supersample)
     DRAWERS[board["kind"]](canvas, board, ending)
     if labels:
@@ -162,9 +162,10 @@ def picture(board, palette, *, width_px=480, labels=True, ending=None,
         for label in board.get("labels", []):
             canvas.text(label["x"], label["y"], str(label["text"]), size, canvas.colour("label"))
     minx, miny = canvas.origin
-    for k, line in enumerate(canvas.caption):
-        canvas.text(minx + canvas.width / 2, miny + canvas.board_height + (k + 0.6) * CAPTION_LINE,
-                    line, CAPTION_SIZE, canvas.colour("label"))
+    for k, line in enumerate(caption.lines):
+        canvas.text(minx + canvas.width / 2,
+                    miny + canvas.board_height + caption.gap + (k + 0.5) * caption.line,
+                    line, caption.size, canvas.colour("label"))
     image = canvas.image
     return image.resize((round(image.width / supersample), round(image.height / supersample)),
                         resample)

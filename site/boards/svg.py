@@ -8,12 +8,13 @@ without JavaScript and the image exports; boards.raster draws PNG and GIF images
 geometry.
 
 A final position may come with the engine's `ending` (state.to_dict()["ending"]): the cells or
-tokens it names are marked (`decisive`, `chain`, a cross on Hadron's `blocked` cells) and its
-caption is written under the board.
+tokens it names are marked (`decisive`, `chain`, a cross on Hadron's `blocked` cells) and, in a
+picture of a known size (an export), its caption is written under the board.
 """
 import textwrap
 import math
 from html import escape
+from typing import NamedTuple
 
 # Pointy-topped hexagon of circumradius 1: vertex k at angle 60k degrees clockwise from the top.
 HEX_CORNERS = [(math.sin(math.radians(60 * k)), -math.cos(math.radians(60 * k))) for k in range(6)]
@@ -132,19 +133,38 @@ def label_parts(board):
         )
 
 
-# The caption under a final position: its font size and line height in board units, and how
-# many characters a line holds per unit of the board's width.
-CAPTION_SIZE = 0.55
-CAPTION_LINE = 0.8
-CAPTION_CHARS_PER_UNIT = 3.2
+# The caption under a final position, sized in pixels of the picture it is drawn on: the same
+# type on every game and board. (Sized in board units it grew as boards shrank: on Hadron 5×5
+# six huge lines, a PNG of 640×1135.) The font is a 36th of the picture's width, between 11
+# and 18 px; lines are 1.35 fonts apart, and hold as many characters as fit at 0.6 em each.
+CAPTION_WIDTH_FONTS = 36
+CAPTION_MIN_PX, CAPTION_MAX_PX = 11, 18
+CAPTION_LINE_FONTS = 1.35
+CAPTION_CHAR_EM = 0.6
 
 
-def caption_lines(board, ending):
-    """The ending's caption, wrapped to the board's width."""
-    if not ending or not ending.get("caption"):
-        return []
-    width = max(12, int(board["viewbox"][2] * CAPTION_CHARS_PER_UNIT))
-    return textwrap.wrap(ending["caption"], width)
+class Caption(NamedTuple):
+    """A caption laid out for a board drawn `width_px` wide: its lines, and its font size, line
+    height and the gap above it, in board units."""
+    lines: list
+    size: float
+    line: float
+    gap: float
+
+    @property
+    def height(self):
+        return len(self.lines) * self.line + (self.gap if self.lines else 0)
+
+
+def caption_layout(board, ending, width_px):
+    """The ending's caption (none without one) wrapped for a picture `width_px` wide."""
+    if not ending or not ending.get("caption") or not width_px:
+        return Caption([], 0, 0, 0)
+    font_px = min(CAPTION_MAX_PX, max(CAPTION_MIN_PX, width_px / CAPTION_WIDTH_FONTS))
+    chars = max(12, int(width_px / (font_px * CAPTION_CHAR_EM)))
+    unit = board["viewbox"][2] / width_px   # board units per pixel
+    return Caption(textwrap.wrap(ending["caption"], chars), font_px * unit,
+                   font_px * CAPTION_LINE_FONTS * unit, font_px * 0.5 * unit)
 
 
 def render(board, *, size_px=None, labels=True, title=None, style=None, ending=None):
@@ -152,15 +172,17 @@ def render(board, *, size_px=None, labels=True, title=None, style=None, ending=N
     board's proportions); without it the SVG scales to its container. `title` becomes the
     accessible name. `style` is CSS put inside the drawing, for an SVG file that stands alone
     (an image export) rather than inside a page styled by site.css. `ending`: the engine's
-    account of why the game ended, marked on the board and, with the labels, written under
-    it (a thumbnail has neither labels nor caption)."""
+    account of why the game ended, marked on the board and, with the labels and `size_px`,
+    written under it (a thumbnail has neither labels nor caption)."""
     kind = board["kind"]
     if kind not in DRAWERS:
         raise ValueError(f"cannot draw a board of kind {kind!r}")
     minx, miny, width, height = board["viewbox"]
-    lines = caption_lines(board, ending) if labels else []
+    # Only a picture of a known size carries its caption (an export); on a page the caption is
+    # the page's text under the board.
+    caption = caption_layout(board, ending, size_px if labels else None)
     board_height = height
-    height += len(lines) * CAPTION_LINE + (0.3 if lines else 0)
+    height += caption.height
     size = ""
     if size_px:
         size = f' width="{num(size_px)}" height="{num(size_px * height / width)}"'
@@ -174,8 +196,9 @@ def render(board, *, size_px=None, labels=True, title=None, style=None, ending=N
         *DRAWERS[kind](board, ending),
         *(label_parts(board) if labels else ()),
         *(f'<text class="caption" x="{num(minx + width / 2)}" '
-          f'y="{num(miny + board_height + (k + 0.6) * CAPTION_LINE)}">{escape(line)}</text>'
-          for k, line in enumerate(lines)),
+          f'y="{num(miny + board_height + caption.gap + (k + 0.5) * caption.line)}" '
+          f'font-size="{num(caption.size)}">{escape(line)}</text>'
+          for k, line in enumerate(caption.lines)),
         "</svg>",
     ]
     return "\n".join(parts)

@@ -28,6 +28,11 @@ Where jobs run (settings.BOT_JOBS):
   from it, run them and their `then` (bots.queue).
 * "eager": at once, in the submitting process (site tests: `then` runs in line).
 
+Fair share: a kind may declare `owner(payload)`, whose job it is (a computer's move: the
+person playing it). The workers take the waiting jobs owner by owner in turn, one each, not in
+the order they came: one account's games, analyses and hints cannot starve another's first
+move (the pool keeps a FairQueue, Redis one list per owner and a ring of owners).
+
 Healing: a kind may declare `pending()`, the payloads that should be in work now (e.g. the
 games where a computer is to move). They are resubmitted every BOT_SWEEP seconds: in pool
 mode by every serving process (on a thread of its own), with Redis by every bot_worker; a job already queued or running is not queued twice (its `key`
@@ -38,6 +43,7 @@ applies a move only if the game is still at the ply it was asked about.
 import hashlib
 import json
 import logging
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
@@ -57,6 +63,7 @@ class Kind:
     then: Callable[[dict, object], None] | None = None
     lane: Callable[[dict], tuple] | None = None
     pending: Callable[[], list] | None = None
+    owner: Callable[[dict], str] | None = None
 
     def identity(self, payload):
         """Names the job: two submissions with one identity run once at a time."""
@@ -65,12 +72,52 @@ class Kind:
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
         return f"{self.name}:{hashlib.sha1(text.encode()).hexdigest()}"
 
+    def owner_of(self, payload):
+        """Whose job it is: the workers serve the owners with jobs waiting in turn, a job each
+        (bots.pool, bots.queue). A kind without `owner` is one owner: all its jobs together
+        get one turn."""
+        if self.owner is not None:
+            return str(self.owner(payload))
+        return f"kind:{self.name}"
+
+
+class FairQueue:
+    """Jobs waiting for a worker, one line per owner; `pop` serves the owners in turn, so one
+    account's many games cannot hold back another's first move (the embedded pool's queue;
+    bots.queue keeps the same order in Redis)."""
+
+    def __init__(self):
+        self.lines = {}  # owner -> deque, in the order the owners are served (dicts keep it)
+
+    def push(self, owner, item):
+        """Wait in `owner`'s line; `pop` returns (owner, item)."""
+        self.lines.setdefault(owner, deque()).append(item)
+
+    def pop(self, running=None):
+        """The oldest job of the next owner (None when none waits), who then goes to the back.
+        `running` ({owner: jobs running}): the next owner is the first in turn of those with
+        the fewest jobs running, so a newcomer's first job takes the next free worker."""
+        if not self.lines:
+            return None
+        owner = min(self.lines, key=lambda name: (running or {}).get(name, 0))
+        line = self.lines.pop(owner)
+        item = line.popleft()
+        if line:
+            self.lines[owner] = line
+        return owner, item
+
+    def clear(self):
+        self.lines.clear()
+
+    def __len__(self):
+        return sum(len(line) for line in self.lines.values())
+
 
 _kinds = {}
 _discovered = {"done": False}
 
 
-def job(kind, *, key=None, then=None, lane=None, pending=None):
+def job(kind, *, key=None, then=None, lane=None, pending=None, owner=None):
     """Register the decorated function as the job `kind` (see the module's docstring)."""
     def register(fn):
         known = _kinds.get(kind)
@@ -78,7 +125,7 @@ def job(kind, *, key=None, then=None, lane=None, pending=None):
                 fn.__module__, fn.__qualname__):
             raise ValueError(f"two jobs are called {kind!r}: {known.run.__qualname__} and "
                              f"{fn.__qualname__}")
-        _kinds[kind] = Kind(kind, fn, key, then, lane, pending)
+        _kinds[kind] = Kind(kind, fn, key, then, lane, pending, owner)
         return fn
     return register
 

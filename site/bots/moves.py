@@ -18,6 +18,8 @@ plays on (docs/protocol.md).
 import logging
 import time
 import zlib
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -69,7 +71,8 @@ def turn_of(game):
     if level is None:
         return None
     state = game.state()
-    other = accounts.level_of((game.player0_id, game.player1_id)[1 - seat])
+    opponent = (game.player0_id, game.player1_id)[1 - seat]
+    other = accounts.level_of(opponent)
     return {
         "game": game.pk, "ply": game.ply_count, "takebacks": game.takebacks,
         "engine": game.game, "options": game.options, "actions": list(state.actions),
@@ -77,6 +80,8 @@ def turn_of(game):
         "seed": zlib.crc32(f"{game.pk}:{game.ply_count}:{game.takebacks}".encode()),
         "time_limit": thinking_time(game, seat, level),
         "pace": settings.BOT_EXHIBITION_PACE if other is not None else 0,
+        # Whose turn on the workers it takes (bots.jobs, fair share): the person playing it.
+        "owner": f"user:{opponent}" if other is None else "exhibition",
     }
 
 
@@ -94,15 +99,27 @@ def waiting_games():
     if not bot_ids:
         return []
     found = []
-    for game in (Game.objects.active().filter(Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
-                 .order_by("pk")[:WAITING_BATCH]):
-        # A game whose job is in work needs no payload: building one may replay the game.
-        if in_work("bot_move", f"{game.pk}:{game.takebacks}:{game.ply_count}"):
-            continue
-        payload = turn_of(game)
-        if payload is not None:
-            found.append(payload)
-    return found
+    games = Game.objects.active().filter(Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
+    # Page through all of them by id: whose turn it is is the engine's to say (Colorful's two
+    # stones, Copolymer's claims, Tripen's swap), not a column, so no query can pick the ones
+    # a computer is to move in, and a first page alone never reaches a lost job beyond it.
+    after = 0
+    while True:
+        page = list(games.filter(pk__gt=after).order_by("pk")[:WAITING_BATCH])
+        for game in page:
+            # A game whose job is in work needs no payload: building one may replay the game.
+            if in_work("bot_move", f"{game.pk}:{game.takebacks}:{game.ply_count}"):
+                continue
+            payload = turn_of(game)
+            if payload is not None:
+                found.append(payload)
+        if len(page) < WAITING_BATCH:
+            return found
+        after = page[-1].pk
+
+
+def moment(epoch):
+    return None if epoch is None else datetime.fromtimestamp(epoch, tz=dt_timezone.utc)
 
 
 def play_answer(payload, result):
@@ -111,18 +128,28 @@ def play_answer(payload, result):
     from play import services
 
     player = get_user_model()(pk=payload["player"])
+    # Its clock is charged from the worker's pick-up to its answer, as a person's from the
+    # turn's start to the server's receipt (play.services): never the time its job queued.
+    picked, answered = (moment(result.get(name)) for name in ("picked_at", "answered_at"))
     try:
         services.play(payload["game"], player, payload["ply"], result["action"],
-                      takebacks=payload["takebacks"])
+                      takebacks=payload["takebacks"], now=answered, thinking_since=picked)
     except services.PlayError as refusal:
         # Stale (the game moved on, was taken back or ended): the answer is for nothing.
         logger.info("computer's answer in game %s at ply %s not played: %s",
                     payload["game"], payload["ply"], refusal.message)
 
 
-@job("bot_move", key=job_key, then=play_answer, lane=game_lane, pending=waiting_games)
+def job_owner(payload):
+    return payload.get("owner") or "computers"
+
+
+@job("bot_move", key=job_key, then=play_answer, lane=game_lane, pending=waiting_games,
+     owner=job_owner)
 def think(payload):
-    """Position in, action out: in a worker process, never the server's loop."""
+    """Position in, action out: in a worker process, never the server's loop. With the moments
+    it began and ended (wall clock, seconds): the computer's clock runs between them."""
+    picked_at = time.time()
     started = time.monotonic()
     state = games.get(payload["engine"]).replay(payload["options"], payload["actions"])
     # On a realtime clock the budget is wall-clock time: a worker at idle priority that gets
@@ -133,7 +160,8 @@ def think(payload):
     rest = payload.get("pace", 0) - (time.monotonic() - started)
     if rest > 0:
         time.sleep(rest)
-    return {"action": action}
+    answered_at = time.time()
+    return {"action": action, "picked_at": picked_at, "answered_at": answered_at}
 
 
 @receiver(game_changed)

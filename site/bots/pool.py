@@ -7,8 +7,17 @@ kind's `then` on a database thread with an outbox, in the kind's lane: a compute
 stored and broadcast exactly like a person's (play.services, play.broadcast), and the
 in-memory channel layer, which does not cross processes, is never asked to.
 
-Locks: `_lock` guards the executor and the identities in work; it is held only to read or
-replace them, never while a job runs.
+Fair share: the executor is given at most BOT_WORKERS jobs at a time (each worker one); the
+others wait in a jobs.FairQueue, which serves their owners in turn, those with fewer jobs
+running first (one account's three games and its analyses cannot starve another's first move:
+it takes the next free worker). A job that ends lets the next one in.
+
+Started with the server (BOT_WORKERS_AT_START, on by default): the workers are spawned when
+the process starts serving, so the first job does not wait for a fresh interpreter and
+Django's set-up (concurrent.futures spawns them one per job otherwise).
+
+Locks: `_lock` guards the executor, the queue and the identities in work; it is held only to
+read or replace them, never while a job runs.
 
 A worker killed mid-job breaks the executor (concurrent.futures fails every job in hand): the
 lost jobs are forgotten, the next submission replaces the executor, and the kinds' sweeps
@@ -18,6 +27,7 @@ import asyncio
 import logging
 import multiprocessing
 import threading
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -28,7 +38,10 @@ from bots import jobs, worker
 logger = logging.getLogger(__name__)
 
 _lock = threading.Lock()
-_state = {"executor": None, "loop": None, "working": {}}
+# working: identity -> its future once given to the executor (None while it waits in line);
+# running: the futures the executor holds, with their owners.
+_state = {"executor": None, "loop": None, "working": {}, "running": {},
+          "waiting": jobs.FairQueue()}
 
 
 def start(loop):
@@ -45,6 +58,8 @@ def stop():
     with _lock:
         executor, _state["executor"], _state["loop"] = _state["executor"], None, None
         _state["working"].clear()
+        _state["running"].clear()
+        _state["waiting"].clear()
     if executor is not None:
         workers = list((executor._processes or {}).values())
         executor.shutdown(wait=False, cancel_futures=True)
@@ -63,31 +78,62 @@ def working():
 
 
 def _new_executor():
-    return ProcessPoolExecutor(max_workers=settings.BOT_WORKERS,
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=worker.start_in_pool)
+    executor = ProcessPoolExecutor(max_workers=settings.BOT_WORKERS,
+                                   mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=worker.start_in_pool)
+    if settings.BOT_WORKERS_AT_START:
+        # One no-op each: with the spawn context, concurrent.futures starts a worker per job
+        # submitted while the others are busy, so BOT_WORKERS of them start all the workers,
+        # which set Django up now rather than on a player's first move.
+        for _ in range(settings.BOT_WORKERS):
+            executor.submit(worker.ready)
+    return executor
 
 
 def enqueue(kind, payload):
-    """Give the job to a worker, unless the same job is already in hand. From any thread."""
+    """Give the job to a worker, unless the same job is already in hand (queued here or
+    running). From any thread."""
     identity = kind.identity(payload)
     with _lock:
-        executor = _state["executor"]
-        if executor is None:
+        if _state["executor"] is None:
             logger.debug("no worker pool in this process: %s is left to the sweep", identity)
             return
-        if identity in _state["working"]:
-            return
+        if identity not in _state["working"]:
+            _state["working"][identity] = None
+            _state["waiting"].push(kind.owner_of(payload), (identity, kind, payload))
+        given = _feed()
+    _watch(given)
+
+
+def _feed():
+    """Under `_lock`: give the executor waiting jobs, owner by owner, while a worker is free.
+    Returns what was given, to be watched once the lock is released."""
+    given = []
+    executor = _state["executor"]
+    while executor is not None and len(_state["running"]) < settings.BOT_WORKERS:
+        found = _state["waiting"].pop(Counter(_state["running"].values()))
+        if found is None:
+            break
+        owner, (identity, kind, payload) = found
         if executor._broken:
             executor = _state["executor"] = _renewed(executor)
         future = executor.submit(worker.perform, kind.name, payload)
         _state["working"][identity] = future
-    future.add_done_callback(lambda done: _finished(identity, kind, payload, done))
+        _state["running"][future] = owner
+        given.append((identity, kind, payload, future))
+    return given
+
+
+def _watch(given):
+    for identity, kind, payload, future in given:
+        future.add_done_callback(
+            lambda done, i=identity, k=kind, p=payload: _finished(i, k, p, done))
 
 
 def _renewed(broken):
     broken.shutdown(wait=False, cancel_futures=True)
     logger.warning("a bot worker died: starting new ones")
+    _state["running"].clear()
     return _new_executor()
 
 
@@ -98,7 +144,14 @@ def _finished(identity, kind, payload, future):
     with _lock:
         if _state["working"].get(identity) is future:
             del _state["working"][identity]
+        _state["running"].pop(future, None)
         loop = _state["loop"]
+        # The next waiting job takes the worker this one freed (submitting from here is safe:
+        # concurrent.futures runs done-callbacks outside its own locks). A broken executor is
+        # left to the next enqueue.
+        broken = isinstance(error, BrokenProcessPool)
+        given = [] if broken or _state["executor"] is None else _feed()
+    _watch(given)
     if future.cancelled():
         return
     if error is not None:

@@ -3,7 +3,15 @@ them, run them and their `then`, whose news goes out through the Redis channel l
 
 Keys (under REDIS_PREFIX, like the channel layer's):
 
-* `<prefix>:jobs:queue`   the list: JSON {"kind", "payload"}; LPUSH in, BRPOP out
+* `<prefix>:jobs:line:<owner>`   one list per owner (jobs.Kind.owner_of): JSON {"kind",
+  "payload"}; LPUSH in, RPOP out
+* `<prefix>:jobs:ring`   the owners with jobs waiting, each once, in the order they are served:
+  a worker takes the next owner's oldest job and puts the owner back at the end if it has more
+  (fair share: one account's games cannot starve another's first move). Both scripts below
+  are atomic, so an owner is in the ring exactly while its line is not empty.
+* `<prefix>:jobs:wake`   a token per job queued (at most 64 kept): idle workers BRPOP it, then
+  take from the ring; a token with no job left costs an empty take
+* `<prefix>:jobs:queue`   the single list of earlier versions, still drained
 * `<prefix>:jobs:lease:<identity>`   the job is live: set (NX) when it is queued, for
   BOT_QUEUED_LEASE seconds; once a worker holds it, for BOT_LEASE seconds, renewed every
   third of that while it runs; deleted when it is done.
@@ -55,12 +63,66 @@ def client():
         return found
 
 
+def ring_key():
+    return f"{prefix()}:ring"
+
+
+def line_prefix():
+    return f"{prefix()}:line:"
+
+
+def wake_key():
+    return f"{prefix()}:wake"
+
+
+# KEYS: the ring, the owner's line, the wake list; ARGV: the owner, the job.
+PUSH = """
+if redis.call('LPUSH', KEYS[2], ARGV[2]) == 1 then
+    redis.call('LPUSH', KEYS[1], ARGV[1])
+end
+redis.call('LPUSH', KEYS[3], '1')
+redis.call('LTRIM', KEYS[3], 0, 63)
+"""
+
+# KEYS: the ring; ARGV: the lines' key prefix. The next owner's oldest job, or nil. (It names
+# the owner's line itself: fine on one Redis server, not on a cluster.)
+TAKE = """
+local owner = redis.call('RPOP', KEYS[1])
+if not owner then
+    return nil
+end
+local line = ARGV[1] .. owner
+local job = redis.call('RPOP', line)
+if redis.call('LLEN', line) > 0 then
+    redis.call('LPUSH', KEYS[1], owner)
+end
+return job
+"""
+
+_scripts = {}
+
+
+def script(text):
+    r = client()
+    found = _scripts.get((id(r), text))
+    if found is None:
+        found = _scripts[(id(r), text)] = r.register_script(text)
+    return found
+
+
 def enqueue(kind, payload):
-    """Queue the job unless it is live (its lease exists)."""
+    """Queue the job in its owner's line unless it is live (its lease exists)."""
     r = client()
     identity = kind.identity(payload)
     if r.set(lease_key(identity), "queued", nx=True, ex=int(settings.BOT_QUEUED_LEASE)):
-        r.lpush(queue_key(), json.dumps({"kind": kind.name, "payload": payload}))
+        owner = kind.owner_of(payload)
+        script(PUSH)(keys=[ring_key(), line_prefix() + owner, wake_key()],
+                     args=[owner, json.dumps({"kind": kind.name, "payload": payload})])
+
+
+def take():
+    """The next job to run (the owners in turn), or None when none waits."""
+    return script(TAKE)(keys=[ring_key()], args=[line_prefix()])
 
 
 def leased(identity):
@@ -88,11 +150,16 @@ class Worker:
             if time.monotonic() >= next_sweep:
                 self.sweep()
                 next_sweep = time.monotonic() + settings.BOT_SWEEP
-            found = client().brpop(queue_key(), timeout=1)
-            if found is not None:
-                self.handle(found[1])
-                if once:
-                    return
+            raw = take()
+            if raw is None:
+                # Nothing waits: sleep until a job is queued (its token), at most a second.
+                found = client().brpop([wake_key(), queue_key()], timeout=1)
+                if found is None or found[0].decode() != queue_key():
+                    continue
+                raw = found[1]
+            self.handle(raw)
+            if once:
+                return
 
     def sweep(self):
         try:

@@ -3,10 +3,12 @@ import logging
 import random
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 
 import games
 from bots import accounts
+from lobby.services import lock_proposer
 from play import services
 from play.clock import TimeControl
 from play.models import Game
@@ -17,18 +19,46 @@ logger = logging.getLogger(__name__)
 EXHIBITION_LEVELS = (1, 2)
 
 
+class TooManyComputerGames(ValueError):
+    """The account already plays settings.BOT_GAMES_PER_PLAYER games against the computer."""
+
+
+def computer_games_of(user):
+    """`user`'s active games against a computer."""
+    bot_ids = accounts.bot_ids()
+    return Game.objects.active().of_player(user).filter(
+        Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
+
+
+def refuse_past_the_cap(user):
+    """Raise TooManyComputerGames if `user` may not start another game against the computer
+    (any door that starts one calls this in its transaction: the form, a rematch). Two
+    requests at once cannot both pass: a row lock on the account, as the lobby's offers
+    take."""
+    limit = settings.BOT_GAMES_PER_PLAYER
+    lock_proposer(user)
+    if computer_games_of(user).count() >= limit:
+        raise TooManyComputerGames(
+            f"You already play {limit} game{'s' if limit != 1 else ''} against the computer: "
+            f"finish or resign one first.")
+
+
 def start_computer_game(user, *, game, options, level, side, time_control, rng=random):
     """A new game of `user` against the computer of `level` (`side`: "first", "second" or
     "random" for the person); the computer is asked for its move as soon as it is to move
-    (bots.moves). Rated like any game between two accounts. ValueError for bad choices."""
+    (bots.moves). Rated like any game between two accounts. ValueError for bad choices;
+    TooManyComputerGames when `user` already plays BOT_GAMES_PER_PLAYER of them: the workers
+    that think are shared by everyone, and one account must not fill them."""
     computer = accounts.bot_for(level)
     if side == "random":
         side = rng.choice(["first", "second"])
     if side not in ("first", "second"):
         raise ValueError(f"a side is first, second or random, not {side!r}")
     players = (user, computer) if side == "first" else (computer, user)
-    return services.start_game(game=game, options=options, players=players,
-                               time_control=time_control, rated=True)
+    with transaction.atomic():
+        refuse_past_the_cap(user)
+        return services.start_game(game=game, options=options, players=players,
+                                   time_control=time_control, rated=True)
 
 
 def is_exhibition(game):

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from bots.forms import ComputerForm
-from bots.services import start_computer_game
+from bots.services import TooManyComputerGames, start_computer_game
 
 
 def computer(request):
@@ -16,5 +16,9 @@ def computer(request):
     form = ComputerForm(request.POST)
     if not form.is_valid():
         return render(request, "bots/computer.html", {"computer_form": form}, status=400)
-    game = start_computer_game(request.user, **form.computer_game())
+    try:
+        game = start_computer_game(request.user, **form.computer_game())
+    except TooManyComputerGames as refusal:
+        form.add_error(None, str(refusal))
+        return render(request, "bots/computer.html", {"computer_form": form}, status=409)
     return redirect(game.get_absolute_url())

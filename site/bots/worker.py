@@ -56,3 +56,9 @@ def perform(kind_name, payload):
         # A worker lives long: a connection that broke or aged is dropped, as after a request.
         for connection in connections.all(initialized_only=True):
             connection.close_if_unusable_or_obsolete()
+
+
+def ready():
+    """A no-op: submitted once per worker when the pool starts, so that each worker is
+    spawned (and sets Django up) with the server, not on the first job."""
+    return os.getpid()

@@ -35,7 +35,10 @@ FLOOD_CLOSE_CODE = 4008
 
 
 class Refusal(Exception):
-    """A client message the server refuses: `code` from the protocol, `message` for a person."""
+    """A client message the server refuses: `code` from the protocol, `message` for a person.
+    With a `close_code`, the socket closes after the answer (live.sessions.SessionEnded)."""
+
+    close_code = None
 
     def __init__(self, code, message):
         super().__init__(message)
@@ -120,7 +123,11 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def join(self, *groups):
         """Join channel-layer groups: before accepting, so nothing announced meanwhile is
-        lost."""
+        lost. A logged-in user's socket joins their account's group too (live.sessions)."""
+        from live.sessions import account_group
+
+        if self.user_id() is not None:
+            groups = (*groups, account_group(self.user_id()))
         self.joined_groups = list(groups)
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -157,6 +164,8 @@ class JsonSocket(AsyncWebsocketConsumer):
             await getattr(self, name)(message)
         except Refusal as refusal:
             await self.send_error(refusal.code, refusal.message)
+            if refusal.close_code is not None:
+                return await self.close(code=refusal.close_code)
             await self.refused(refusal)
         except Exception:
             # A fault of ours (a database hiccup, a bug) answers this message and keeps the
@@ -208,6 +217,36 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def heard(self, event):
         """Hook: what a socket does with group news besides relaying it."""
+
+    # -- the log-in it was opened with (live.sessions) -------------------------------------
+
+    def session(self):
+        """The session key of the handshake."""
+        from live.auth import session_key
+
+        return session_key(self.scope)
+
+    def checked(self, service):
+        """`service` run only while this socket's session still names its user."""
+        from live import sessions
+
+        return sessions.checked(service, self.session(), self.user_id())
+
+    async def session_ended(self, event):
+        """A log-out: the sockets opened with that session close."""
+        from live.sessions import SESSION_CLOSE_CODE
+
+        if event.get("session") == self.session():
+            await self.close(code=SESSION_CLOSE_CODE)
+
+    async def session_check(self, event):
+        """The account changed (password, deactivation): close unless the session still
+        names this socket's user."""
+        from live import lanes
+        from live.sessions import SESSION_CLOSE_CODE, still_logged_in
+
+        if not await lanes.read(still_logged_in, self.session(), self.user_id()):
+            await self.close(code=SESSION_CLOSE_CODE)
 
     # -- keep-alive (live.registry, every LIVE_KEEPALIVE seconds) ---------------------------
 

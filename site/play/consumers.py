@@ -16,7 +16,7 @@ one timer in this process lives in play.rooms.
 """
 import logging
 
-from live import lanes
+from live import budget, lanes
 from live.sockets import JsonSocket, Refusal
 from play import (broadcast, positions, presence, rematch, rooms, services, snapshots,
                   takeback)
@@ -70,6 +70,11 @@ class GameConsumer(JsonSocket):
         if self.game_id > MAX_GAME_ID or not self.admitted():
             await self.refuse()
             return
+        # Every connection costs a snapshot: over the address's or the account's budget
+        # (live.budget), the handshake is refused (HTTP 403) like any over a limit.
+        if await budget.take_snapshot(self.address(), self.user_id()):
+            await self.refuse()
+            return
         # The group first, then the snapshot: news sent meanwhile waits in this consumer's
         # queue until connect() returns, so nothing falls between the two.
         await self.join(broadcast.group_name(self.game_id))
@@ -104,8 +109,8 @@ class GameConsumer(JsonSocket):
 
     async def change(self, service, user, *args, **kwargs):
         """Run a change in the game's lane; the sender alone hears what it returns."""
-        messages = await lanes.in_lane(("game", self.game_id), service, self.game_id, user,
-                                       *args, **kwargs)
+        messages = await lanes.in_lane(("game", self.game_id), self.checked(service),
+                                       self.game_id, user, *args, **kwargs)
         for message in messages:
             await self.send_json(message)
 
@@ -144,16 +149,24 @@ class GameConsumer(JsonSocket):
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")
         text = talk.clean_text(message.get("text"))
-        for answer in await lanes.write(talk.add_line, self.game_id, author, text,
-                                        now=self.received_at):
+        for answer in await lanes.write(self.checked(talk.add_line), self.game_id, author,
+                                        text, now=self.received_at):
             await self.send_json(answer)
 
     async def on_snapshot(self, message):
+        wait = await budget.take_snapshot(self.address(), self.user_id())
+        if wait:
+            raise Refusal("rate_limited", "too many snapshots from your address or account: "
+                                          f"try again in {budget.wait_text(wait)}")
         await self.send_snapshot(await lanes.read(services.current, self.game_id, self.user))
 
     async def refused(self, refusal):
         if getattr(refusal, "snapshot", False):
-            await self.on_snapshot({})
+            # The refusal is already told; the fresh snapshot only if the budget allows it.
+            try:
+                await self.on_snapshot({})
+            except Refusal:
+                pass
 
     def pong_fields(self):
         return {"ply": rooms.ply_of(self.game_id)}
@@ -161,7 +174,8 @@ class GameConsumer(JsonSocket):
     # -- to the client -----------------------------------------------------------------------
 
     async def send_snapshot(self, snapshot):
-        await self.send_json({"type": "snapshot", "game": snapshot})
+        # The position's JSON text is made once per ply (play.positions.Position).
+        await self.send(text_data=positions.message_text("snapshot", snapshot))
         self.is_player = snapshot["you"] is not None
         rooms.learn(self.game_id, snapshot["state"]["ply"], snapshot["clocks"]["expires_at"])
 

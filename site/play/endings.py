@@ -8,8 +8,7 @@ from play.signals import game_ending
 from play.snapshots import clocks_of, result_of
 from ratings.services import rate_game
 
-# Endings with no result: the game did not really take place.
-NO_RESULT = {"abort", "no_start", "idle"}
+NO_RESULT = Game.NO_RESULT
 
 
 def end_game(game, now, winner, reason, text, *, by_action=False):

@@ -59,6 +59,9 @@ class Game(models.Model):
     REASONS = [("", "in progress"), ("normal", "normal end"), ("resign", "resignation"),
                ("time", "time"), ("abort", "abort"), ("no_start", "no first move"),
                ("left", "opponent left"), ("idle", "left untouched")]
+    # Endings with no result: the game did not really take place, so it is never rated and
+    # counts as neither win, loss nor draw (play.endings, ratings.services).
+    NO_RESULT = frozenset({"abort", "no_start", "idle"})
     TIME_KINDS = [("untimed", "untimed"), ("correspondence", "correspondence"),
                   ("realtime", "realtime")]
 
@@ -177,6 +180,11 @@ class Game(models.Model):
     @property
     def is_active(self):
         return self.status == self.ACTIVE
+
+    @property
+    def has_result(self):
+        """Ended with a result (a win or a draw), not aborted, left idle or never started."""
+        return not self.is_active and self.reason not in self.NO_RESULT
 
     # -- players and sides -------------------------------------------------------------------
 

@@ -11,12 +11,13 @@ another game's position. Callers read the ply and the counter from the game row 
 the stored history.
 """
 from collections import OrderedDict
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from threading import Lock
 
 from django.conf import settings
 from django.db import connection
 
+from live.outbox import encoded
 from live.sql import column, fetch, table
 
 # Every move adds a position: the cache must hold each live game's latest one for longer than
@@ -132,21 +133,45 @@ def cached(game, ply, cache):
     return cache.get(k) or states.get(k)
 
 
+class Position(dict):
+    """A state's to_dict(), kept per (game, ply) and never mutated, with its JSON text made
+    once: a snapshot of a big board is mostly this (a Tripen 13 position is ~120 KB of JSON,
+    ~18 ms to encode), so every snapshot of the same position sends the same text
+    (play.consumers) instead of encoding it again."""
+
+    @cached_property
+    def encoded(self):
+        return encoded(self)
+
+
 def remember(game, state, full_dict=None):
     """Cache a committed position (and its to_dict(), when already computed)."""
     states.put(key(game, state.ply), state)
     if full_dict is not None:
-        dicts.put(key(game, state.ply), full_dict)
+        dicts.put(key(game, state.ply), Position(full_dict))
 
 
 def state_dict(game, state):
-    """to_dict() of a state of this game, computed once per process. Do not mutate it."""
+    """to_dict() of a state of this game, computed once per process (a Position, whose
+    JSON text is made once too). Do not mutate it."""
     k = key(game, state.ply)
     d = dicts.get(k)
     if d is None:
-        d = state.to_dict()
+        d = Position(state.to_dict())
         dicts.put(k, d)
     return d
+
+
+def message_text(kind, game):
+    """The JSON text of {"type": kind, "game": game} (a snapshot), where the game's "state",
+    a Position, is the text it made once rather than encoded again."""
+    state = game.get("state")
+    if not isinstance(state, Position):
+        return encoded({"type": kind, "game": game})
+    # The rest of the game object is never empty (it carries the game's id): "{...}" loses its
+    # closing brace, and the state follows.
+    rest = encoded({k: v for k, v in game.items() if k != "state"})
+    return f'{{"type":{encoded(kind)},"game":{rest[:-1]},"state":{state.encoded}}}}}'
 
 
 def lean(state, full_dict):

@@ -11,6 +11,12 @@ Time: a change is judged at `now`, the moment the server RECEIVED the message (t
 passes it), so the time a message waits in the server is never charged to the player; a
 message received before the flag fell counts even if it is handled after.
 
+A computer's clock (realtime) runs only while a worker thinks its move: when the turn passes
+to a computer its clock stands (turn_started_at is null, nothing can lapse) until its answer
+comes with the moment the worker picked the job up and the moment it answered (bots.moves);
+it is charged the time between. The time its job waited in the queue is charged to nobody,
+as the time a person's message waits in the server.
+
 Refusals raise PlayError(code, message) and change nothing, with one exception on purpose:
 a game whose time was up ends even when the message that noticed it is refused.
 
@@ -71,7 +77,7 @@ def start_game(*, game, options, players, time_control, rematch_of=None, rated=F
         if time_control.kind != "untimed":
             # The first player's clock runs from the start: a player who never shows up does
             # not block the game (it is aborted, play.lapses).
-            record.turn_started_at = record.created_at
+            record.turn_started_at = clock_start(record, 0, record.created_at)
             fields.append("turn_started_at")
         record.save(update_fields=fields)
         broadcast.announce(record, "started")
@@ -141,12 +147,21 @@ def received_at(game, now):
     return now
 
 
-def play(game_id, user, ply, action, now=None, takebacks=None):
+def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=None):
     """Make `action` at `ply`. Returns the messages for the sender alone (a `repeat`); the
     action itself is broadcast to the group. `takebacks`: the number of takebacks the mover
     saw (a computer's answer, bots.moves): a different one means the position at `ply` is not
-    the one it thought about, and the action is refused as stale."""
-    return change(game_id, user, _play, ply, action, takebacks, now=now)
+    the one it thought about, and the action is refused as stale. `thinking_since`: when a
+    computer's worker began to think it (its clock is charged from then to `now`)."""
+    return change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
+
+
+def clock_start(game, player, at):
+    """When the turn of `player` that begins `at` starts its clock: `at`, except a computer's
+    on a realtime clock, which stands (None) until its worker picks the job up."""
+    if game.time_control.is_realtime and is_bot((game.player0_id, game.player1_id)[player]):
+        return None
+    return at
 
 
 def resign(game_id, user, ply, now=None):
@@ -189,7 +204,7 @@ def game_over(game):
 
 # -- the steps ---------------------------------------------------------------------------------
 
-def _play(game, me, now, ply, action, takebacks=None):
+def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
     require_player(me)
     if takebacks is not None and takebacks != game.takebacks:
         raise stale(game)
@@ -211,8 +226,15 @@ def _play(game, me, now, ply, action, takebacks=None):
     game.swapped = bool(getattr(after, "swapped", False))
     game.both_moved = game.both_moved or me == 1
     next_player = None if after.is_over else game.player_of(after.to_move)
+    if game.time_control.is_realtime and (thinking_since is not None
+                                          or game.turn_started_at is None):
+        # A computer's answer: its clock ran from its worker's pick-up, never before the turn.
+        since = min(thinking_since or now, now)
+        game.turn_started_at = max(game.turn_started_at or since, since)
     remaining, game.turn_started_at = after_action(
         game.time_control, game.remaining_ms, me, next_player, game.turn_started_at, now)
+    if next_player is not None and game.turn_started_at is not None:
+        game.turn_started_at = clock_start(game, next_player, game.turn_started_at)
     if remaining is not None:
         game.remaining_ms = remaining
     fields = MOVE_FIELDS

@@ -66,8 +66,19 @@ def _standing(row, now) -> Standing:
 
 
 def badge(user, game: str) -> dict:
-    """The rating as JSON payloads carry it beside a username: {"rating", "provisional"}."""
-    return standing(user, game).badge()
+    """The rating as JSON payloads carry it beside a username: {"rating", "provisional"},
+    and for a computer player its level, "computer" (the BOT mark: marked())."""
+    return marked(user.pk, standing(user, game).badge())
+
+
+def marked(user_id, found: dict) -> dict:
+    """The badge `found` of user `user_id`, with "computer": its level if the user is a
+    computer player: every name with a rating beside it shows the BOT mark, on the server's
+    pages (rating_tags) and in those the page scripts build (static/js/ratings.js)."""
+    from bots.accounts import level_of
+
+    level = level_of(user_id)
+    return found if level is None else {**found, "computer": level}
 
 
 def badges(users, game: str, now=None) -> list[dict]:
@@ -84,7 +95,7 @@ def badges(users, game: str, now=None) -> list[dict]:
         found = Rating.from_db(connection.alias, names, converted(row, steps))
         rows[found.user_id] = found
     now = now or timezone.now()
-    return [_standing(rows.get(user.pk), now).badge() for user in users]
+    return [marked(user.pk, _standing(rows.get(user.pk), now).badge()) for user in users]
 
 
 @lru_cache(maxsize=None)

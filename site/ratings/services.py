@@ -48,8 +48,9 @@ def rate_game(game, now) -> list[RatingChange]:
 
 
 def is_rated_result(game) -> bool:
-    """A rated game that was played to a result (aborted games are never rated)."""
-    return bool(game.rated) and not game.is_active and game.reason != "abort"
+    """A rated game that was played to a result: one aborted, never started or left idle
+    (Game.NO_RESULT) is never rated."""
+    return bool(game.rated) and game.has_result
 
 
 def score_of(winner):

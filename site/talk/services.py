@@ -23,6 +23,7 @@ import unicodedata
 from datetime import timedelta
 from functools import lru_cache
 
+import regex
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
@@ -46,25 +47,44 @@ PLAYERS, SPECTATORS = ChatLine.PLAYERS, ChatLine.SPECTATORS
 # The `audience` of a line after the end of its game: every socket of the game.
 EVERYONE = "everyone"
 
-# Unicode's bidirectional embeddings, overrides and isolates: in a line they would turn the
-# rest of the chat around (the next author's name shown backwards).
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode's bidirectional embeddings, overrides, isolates and marks: in a line they would turn
+# the rest of the chat around (the next author's name shown backwards), or hide in it.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                          "\u200e\u200f\u061c")
+# What shows nothing on its own: blanks, Unicode's default-ignorable characters (the Hangul
+# fillers U+3164 and U+FFA0, U+180E, invisible operators such as U+2062, zero-width spaces),
+# other format characters, combining marks with nothing to sit on, and the blank Braille
+# pattern U+2800 (a symbol that draws no dot). A line needs one character outside this.
+INVISIBLE = regex.compile(r"[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\u2800]")
+# Stripped from both ends with the blanks: invisible padding. Variation selectors and joiners
+# stay, since they belong to the emoji before them ("❤️", "👩‍💻").
+PADDING = regex.compile(
+    r"(?V1)^[[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]"
+    r"--[\p{Variation_Selector}\u200c\u200d]]+"
+    r"|[[\p{White_Space}\p{Default_Ignorable_Code_Point}\u2800]"
+    r"--[\p{Variation_Selector}\u200c\u200d]]+$")
 
 
 def clean_text(value):
-    """The text of a `chat` message, stripped of surrounding blanks: 1 to MAX_TEXT characters
-    on one line, no control characters. Refusal("bad_message") otherwise."""
+    """The text of a `chat` message, stripped of surrounding blanks and invisible padding: 1
+    to MAX_TEXT characters on one line, at least one of them visible, no control characters,
+    no line or paragraph separators, no bidirectional controls. Refusal("bad_message")
+    otherwise."""
     if not isinstance(value, str):
         raise Refusal("bad_message", "'text' must be text")
-    text = value.strip()
-    if not text:
-        raise Refusal("bad_message", "'text' is empty")
+    for character in value:
+        # Cs: a lone surrogate (JSON can carry one) is no character and no database stores it.
+        # Zl, Zp: U+2028 and U+2029 start a new line.
+        if (unicodedata.category(character) in ("Cc", "Cs", "Zl", "Zp")
+                or character in BIDI_CONTROLS) and character not in " \t\n\r":
+            raise Refusal("bad_message", "'text' must be one line without control characters")
+    text = PADDING.sub("", value)
+    if not text or all(INVISIBLE.match(character) for character in text):
+        raise Refusal("bad_message", "'text' has no visible character")
     if len(text) > MAX_TEXT:
         raise Refusal("bad_message", f"'text' must be at most {MAX_TEXT} characters")
-    for character in text:
-        # Cs: a lone surrogate (JSON can carry one) is no character and no database stores it.
-        if unicodedata.category(character) in ("Cc", "Cs") or character in BIDI_CONTROLS:
-            raise Refusal("bad_message", "'text' must be one line without control characters")
+    if any(character in "\t\n\r" for character in text):
+        raise Refusal("bad_message", "'text' must be one line without control characters")
     return text
 
 

@@ -28,16 +28,16 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from live.auth import SessionAuthMiddleware  # noqa: E402
 from live.lifecycle import ServerLifecycle, serve_when_running  # noqa: E402
 from tessera import routing  # noqa: E402
+from tessera.origins import SameOriginValidator  # noqa: E402
 
 application = ServerLifecycle(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             SessionAuthMiddleware(URLRouter(routing.websocket_urlpatterns))
         ),
     }

@@ -21,7 +21,7 @@ Everything that differs between one laptop and a deployment comes from the envir
                   or EMAIL_HOST (+ EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                   EMAIL_USE_TLS, EMAIL_USE_SSL) for SMTP; neither: mail is printed (console)
 * DEFAULT_FROM_EMAIL  the sender of the site's mail
-* SITE_URL        the site's address in mail sent without a request (opponent moved, ...)
+* SITE_URL        the site's address in the links of every mail (password resets included)
 """
 import os
 from datetime import timedelta
@@ -260,6 +260,23 @@ else:
     # number of sockets, live.layers).
     CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.LocalChannelLayer"}}
 
+# Django's cache (drawings, replayed positions): per process. The export limits count per
+# client address across the site's processes, so with Redis they count there
+# (django-ratelimit, archive.views); one process counts in its own memory.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                "KEY_PREFIX": os.environ.get("REDIS_PREFIX") or "asgi"}
+               if REDIS_URL else
+               {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "limits"}),
+}
+RATELIMIT_USE_CACHE = "limits"
+# Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
+# once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
+EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")
+EXPORT_PNG_RATE = os.environ.get("EXPORT_PNG_RATE", "120/m")
+
 # The live path (live/, docs/design.md). Seconds unless said otherwise; all from the
 # environment so that operators, benchmarks and tests can set them.
 def env_number(name, default, kind=int):
@@ -291,6 +308,13 @@ LIVE_FLOOD_CLOSE = env_number("LIVE_FLOOD_CLOSE", 200)
 # Open sockets per logged-in user and per client address, in one server process.
 LIVE_SOCKETS_PER_USER = env_number("LIVE_SOCKETS_PER_USER", 30)
 LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
+# Snapshots (one per connection and per `snapshot` request) per client address and per
+# account, across sockets and server processes (live.budget): a burst of this many, then this
+# many a second.
+LIVE_SNAPSHOT_BURST = env_number("LIVE_SNAPSHOT_BURST", 20)
+LIVE_SNAPSHOT_PER_SECOND = env_number("LIVE_SNAPSHOT_PER_SECOND", 2, float)
+# Where live.budget keeps its buckets in Redis: beside the channel layer's keys.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX") or "asgi"
 
 # Jobs run outside the server's event loop and request threads (bots.jobs): "pool", worker
 # processes owned by each server (the embedded default); "redis", a queue in Redis served by
@@ -299,6 +323,12 @@ LIVE_SOCKETS_PER_ADDRESS = env_number("LIVE_SOCKETS_PER_ADDRESS", 100)
 BOT_JOBS = os.environ.get("BOT_JOBS", "").strip() or ("redis" if REDIS_URL else "pool")
 # Worker processes of a server's pool (pool mode).
 BOT_WORKERS = env_number("BOT_WORKERS", 2)
+# Pool mode: start the workers with the server, so that the first job does not wait for a
+# fresh interpreter and Django's set-up (off: on the first job, as the tests' servers may).
+BOT_WORKERS_AT_START = env_flag("BOT_WORKERS_AT_START", True)
+# Active games against the computer one account may have at once (a new one is refused): each
+# queues up to ~1.6 s of thinking a move on the workers everyone shares.
+BOT_GAMES_PER_PLAYER = env_number("BOT_GAMES_PER_PLAYER", 3)
 # Seconds between sweeps for jobs that should be in work and are not (a killed worker's).
 BOT_SWEEP = env_number("BOT_SWEEP", 5, float)
 # Redis mode: seconds a running job's lease lasts without renewal (a killed worker's job is

@@ -6,7 +6,9 @@
 // is a replay viewer.
 import { AnalysisPanel } from "./analysis.js";
 import { byId as $ } from "./dom.js";
-import { applyAction, applyEnd, gameSocketPath, isLive, isMyTurn } from "./live-game.js";
+import {
+  applyAction, applyEnd, gameSocketPath, isLive, isMyTurn, playerOfSide,
+} from "./live-game.js";
 import { renderMoveList } from "./movelist.js";
 import { Notice } from "./notice.js";
 import { createReplay } from "./replay.js";
@@ -60,6 +62,7 @@ const handlers = {
   action(message) {
     const before = game.state.ply;
     const mover = game.state.to_move;
+    const moverName = game.players[playerOfSide(game, mover)].username;
     const outcome = applyAction(game, message);
     if (outcome === "gap") {
       socket.send({ type: "snapshot" }); // some action never reached us
@@ -69,6 +72,8 @@ const handlers = {
     game.clocks.received_at = Date.now();
     if (pending && pending.ply === message.ply) pending = null;
     positionChanged(before);
+    announce(`${moverName} played ${message.action}.`
+      + (message.result ? ` ${message.result.text || "Game over."}` : ` ${game.state.prompt || ""}`));
     if (message.result) {
       playSound("end");
       chatOpens();
@@ -84,6 +89,7 @@ const handlers = {
     pending = null;
     notice.clear();
     renderAll();
+    announce((message.result && message.result.text) || "Game over.");
     playSound("end");
     chatOpens();
   },
@@ -173,6 +179,12 @@ function positionChanged(before) {
     dropProposal();
   }
   renderAll();
+}
+
+// What a screen reader says of each action, the viewer's own or another's (an aria-live region:
+// the board's picture changes without a word otherwise).
+function announce(text) {
+  $("announce").textContent = text.trim();
 }
 
 // Copolymer's forced claims and Colorful's second stone: the same side acts again.
@@ -329,8 +341,9 @@ function renderBoard() {
   const shown = replay.shown();
   svg.classList.toggle("flipped", getPref("flip"));
   if (shown) {
-    // Exploring or looking back: no dots over the position (hints are for the move to make).
-    board.render(shown.state, { ...shown.view, hints: false });
+    // Exploring or looking back: the dots as in play, where the line can go on (the board
+    // draws them only when the view is interactive).
+    board.render(shown.state, { ...shown.view, hints: getPref("hints") });
     analysis.markBoard(svg, shown.state);
     return;
   }

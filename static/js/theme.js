@@ -1,7 +1,8 @@
-// Colour scheme toggle: auto (follow the device) -> light -> dark -> auto.
+// Colour scheme toggle: auto (follow the device) -> the scheme the device does not show ->
+// the device's own scheme, chosen for good -> auto. So the first click always changes what is
+// shown (a fixed auto -> light -> dark did nothing on a light device).
 // The choice is kept in localStorage; base.html applies it before the first paint.
 const KEY = "tessera-theme";
-const ORDER = ["auto", "light", "dark"];
 const TITLES = {
   auto: "Colour scheme: follows your device",
   light: "Colour scheme: light",
@@ -10,6 +11,16 @@ const TITLES = {
 
 function current() {
   return document.documentElement.dataset.theme || "auto";
+}
+
+function deviceScheme() {
+  return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+function following(theme) {
+  const device = deviceScheme();
+  if (theme === "auto") return device === "dark" ? "light" : "dark";
+  return theme === device ? "auto" : device;
 }
 
 function apply(theme, button) {
@@ -27,7 +38,7 @@ const button = document.getElementById("theme-toggle");
 if (button) {
   button.title = TITLES[current()];
   button.addEventListener("click", () => {
-    const next = ORDER[(ORDER.indexOf(current()) + 1) % ORDER.length];
+    const next = following(current());
     try {
       apply(next, button);
     } catch (e) {

@@ -51,12 +51,14 @@ function render() {
   }
 }
 
+// In the header's bar itself, before the menu button: on a phone the account links fold into
+// the menu, and the count must stay in sight on every width.
 function showBadge() {
   if (!badge) {
     const nav = document.querySelector(".account-nav");
     if (!nav) return;
     badge = el("a", { class: "turn-badge", href: "/#your-games" });
-    nav.prepend(badge);
+    (document.getElementById("menu-toggle") || nav).before(badge);
   }
   const n = waiting.size;
   badge.hidden = n === 0;

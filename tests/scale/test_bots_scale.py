@@ -133,6 +133,7 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
     while layer.exists(lease):
         assert time.monotonic() < deadline, "the lease outlived the job"
         time.sleep(0.1)
-    queued = layer.lrange(f"{first.env['REDIS_PREFIX']}:jobs:queue", 0, -1)
+    queued = [job for line in layer.scan_iter(f"{first.env['REDIS_PREFIX']}:jobs:line:*")
+              for job in layer.lrange(line, 0, -1)]
     assert not [job for job in queued if json.loads(job)["payload"]["game"] == game_id]
     assert game_row(first, game_id) == row

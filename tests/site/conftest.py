@@ -1,7 +1,7 @@
 """Fixtures of the site tests (Django's test client and ORM). Helpers that play games live in
 tests/site/played.py: import them from there, never from a module named conftest."""
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
 
 from archive import positions
 
@@ -12,6 +12,16 @@ def quick_password_hashing(settings):
     purpose, and these tests are about the site's forms and views, not about PBKDF2 (the
     Daphne processes of the browser tests keep the real settings)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits(settings):
+    """Each test starts with no exports counted against its address (archive.views), in
+    memory: with REDIS_URL the limits' cache is a Redis database other processes of the run
+    use too, which a clear() would empty."""
+    settings.CACHES = {**settings.CACHES, "limits": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "test-limits"}}
+    caches["limits"].clear()
 
 
 @pytest.fixture

@@ -46,14 +46,14 @@ def test_sign_up_rejects_bad_usernames(client, username, expected):
     assert response.status_code == 200
     assert expected in response.content.decode()
     assert "Your account was not created" in " ".join(messages_of(response))
-    assert not get_user_model().objects.exists()
+    assert not get_user_model().objects.filter(bot__isnull=True).exists()  # no person
 
 
 def test_sign_up_rejects_mismatched_passwords(client):
     response = sign_up(client, "dave", PASSWORD, PASSWORD + "x")
     assert response.status_code == 200
     assert "The two password fields didn’t match." in response.content.decode()
-    assert not get_user_model().objects.exists()
+    assert not get_user_model().objects.filter(bot__isnull=True).exists()  # no person
 
 
 def test_sign_up_rejects_weak_password(client):

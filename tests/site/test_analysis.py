@@ -307,6 +307,43 @@ def test_hint_refusals_change_nothing(client, alice, bob, hadron, queued):
     assert ask_hint(client, hadron, ply).status_code == 202
 
 
+def line_from(state, count):
+    """`count` legal actions from `state` (the first legal one each time)."""
+    line = []
+    for _ in range(count):
+        action = state.legal_actions()[0]
+        line.append(action)
+        state = state.play(action)
+    return line
+
+
+def test_a_hint_is_for_the_games_own_line_and_a_few_actions_beyond(client, alice, hadron):
+    client.force_login(alice)
+    start_state = hadron.engine.replay(hadron.options, [])
+    far = ",".join(line_from(start_state, services.HINT_EXPLORED_ACTIONS + 1))
+    near = ",".join(line_from(start_state, services.HINT_EXPLORED_ACTIONS))
+    refused = ask_hint(client, hadron, 0, far)
+    assert refused.status_code == 400 and refused.json()["error"] == "too_far"
+    assert not Hint.objects.exists()
+    assert ask_hint(client, hadron, 0, near).status_code == 202
+
+
+def test_no_hint_for_the_position_of_a_game_the_asker_is_playing(client, alice, carol, hadron):
+    """Exploring from ply 0 of any finished game with the moves of one's live game asked the
+    engine about the live position: refused, for the players of that game only."""
+    live = play_out(start(alice, carol, "hadron", {"size": 5}), seed=7, stop_at=2)
+    moves = ",".join(live.action_list())
+    client.force_login(alice)
+    refused = ask_hint(client, hadron, 0, moves)
+    assert refused.status_code == 400 and refused.json()["error"] == "in_play"
+    client.force_login(carol)
+    assert ask_hint(client, hadron, 0, moves).json()["error"] == "in_play"
+    assert not Hint.objects.exists()
+    # Someone not playing that game may ask.
+    client.force_login(hadron.player1)
+    assert ask_hint(client, hadron, 0, moves).status_code == 202
+
+
 def test_hint_rate_limit(client, alice, hadron):
     client.force_login(alice)
     limit = services.HINTS[0]

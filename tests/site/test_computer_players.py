@@ -184,6 +184,23 @@ def test_computer_names_are_marked_everywhere_and_kept_from_people(client, alice
     assert "belong to the site" in response.content.decode()
 
 
+def test_a_bot_mark_with_its_level_is_beside_a_computers_name_everywhere(client, alice):
+    computer = accounts.bot_for(2)
+    done = finished("hadron", (alice, computer), seed=3)
+    live = start(alice, computer)
+    mark = ('<span class="computer-mark" title="computer player, level 2 '
+            f'({accounts.level_name(2)})">BOT 2</span>')
+    client.force_login(alice)
+    for page in (done.get_absolute_url(), live.get_absolute_url(), "/watch/", "/archive/",
+                 f"/u/{alice.username}/", "/u/computer-level-2/", "/", "/play/"):
+        text = client.get(page).content.decode()
+        assert mark in text, page
+        assert text.count("computer-mark\"") == text.count(mark), page  # alice has none
+    # The pages' scripts draw it from the badge the JSON carries (static/js/ratings.js).
+    players = services.current(live.pk)["players"]
+    assert [p["rating"].get("computer") for p in players] == [None, 2]
+
+
 # -- the exhibition ---------------------------------------------------------------------------
 
 def test_the_exhibition_is_kept_going_and_out_of_archives_and_ratings(client, settings, alice,

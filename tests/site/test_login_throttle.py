@@ -195,3 +195,26 @@ def test_a_forged_forwarded_for_does_not_escape_the_lock(client, alice, settings
     answers = [log_in(client, f"name{i}", "nope", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")
                for i in range(20)]
     assert refused_as_throttled(answers[-1])
+
+
+def test_a_name_the_database_folds_onto_another_is_not_that_account(client, django_user_model):
+    """PostgreSQL's UPPER() folds the dotless "ı" into "I": "vıctim" matched "victim" in the
+    log-in lookup while the throttle counted "vıctim", so guesses from many addresses went
+    past the account's lock. One name key now decides both (accounts.names); on SQLite the
+    lookup never matched, and this checks the same holds on PostgreSQL."""
+    django_user_model.objects.create_user("victim", password=PASSWORD)
+    for number in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, "VICTIM", "nope", address=f"203.0.113.{number}")
+    # The account is locked, whatever case or look-alike spelling the guesser tries.
+    assert refused_as_throttled(log_in(client, "Victim", PASSWORD, address=ELSEWHERE))
+    response = log_in(client, "vıctim", PASSWORD, address="198.51.100.99")
+    assert not logged_in(response) and "_auth_user_id" not in client.session
+
+
+def test_the_throttle_and_the_lookup_read_a_name_alike():
+    from accounts.names import name_key
+    request = RequestFactory().post("/accounts/login/")
+    for typed in ("Alice", "ALICE", "ａｌｉｃｅ", "ALİCE"):
+        assert throttle.throttled_username(request, {"username": typed}) == name_key(typed)
+    assert name_key("ａｌｉｃｅ") == name_key("ALICE") == "alice"
+    assert name_key("vıctim") != name_key("victim")

@@ -71,6 +71,14 @@ def test_the_profile_shows_each_rated_game_with_its_chart(client, alice, bob, ca
     assert '<span class="won">1 won</span>' in cards["copolymer"]
 
 
+def test_the_profile_says_what_its_plus_or_minus_means(client, alice, bob):
+    established(alice, deviation=70)
+    page = client.get("/u/alice/").content.decode()
+    shown = re.search(r'<span class="muted small deviation" title="([^"]+)">([^<]+)</span>', page)
+    assert shown[2].strip() == "95% within ±140"
+    assert "Rating deviation 70" in shown[1] and "95% likely" in shown[1]
+
+
 def test_a_player_without_rated_games_says_so(client, carol):
     page = client.get("/u/carol/").content.decode()
     assert "carol has not played a rated game yet. Everyone starts at 1500." in page

@@ -83,6 +83,25 @@ def test_casual_and_aborted_games_are_never_rated(alice, bob):
     assert services.current(aborted.pk)["result"]["ratings"] == []
 
 
+@pytest.mark.parametrize("reason", ["no_start", "idle"])
+def test_games_the_site_ends_without_a_result_are_never_rated(alice, bob, reason):
+    game = rated_game(alice, bob, tc=TimeControl.realtime(1, 0) if reason == "no_start" else None)
+    if reason == "idle":
+        services.play(game.pk, alice, 0, "c3")
+        back = timezone.now() - timedelta(days=31)
+    else:
+        back = timezone.now() - timedelta(minutes=1)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=back, updated_at=back)
+    Game.objects.get(pk=game.pk).save(update_fields=["expires_at"])
+    snapshot = services.current(game.pk)
+    assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", reason)
+    assert snapshot["result"]["ratings"] == []
+    # No draw counted on the profile either: the rows are never touched.
+    assert not RatingChange.objects.exists()
+    assert not Rating.objects.filter(draws__gt=0).exists()
+    assert not Rating.objects.filter(games__gt=0).exists()
+
+
 def test_rating_a_game_again_changes_nothing(alice, bob):
     game = rated_game(alice, bob)
     services.resign(game.pk, alice, 0)
@@ -139,3 +158,64 @@ def test_a_rematch_keeps_the_game_rated(alice, bob):
     rematch.offer(game.pk, alice)
     rematch.offer(game.pk, bob)
     assert Game.objects.get(rematch_of=game).rated
+
+
+def independent_glicko2(player, opponent, score, tau=0.75):
+    """Glickman's steps 2-8 for one game written out again from the paper, without step 6's
+    deviation growth for the game's own period (lichess's skipDeviationIncrease): the
+    pre-period deviation is the deviation itself. (rating, deviation, volatility) tuples."""
+    import math
+    scale = 173.7178
+    mu, phi, sigma = (player[0] - 1500) / scale, player[1] / scale, player[2]
+    mu_j, phi_j = (opponent[0] - 1500) / scale, opponent[1] / scale
+    g = 1 / math.sqrt(1 + 3 * phi_j ** 2 / math.pi ** 2)
+    e = 1 / (1 + math.exp(-g * (mu - mu_j)))
+    v = 1 / (g * g * e * (1 - e))
+    delta = v * g * (score - e)
+    a = math.log(sigma ** 2)
+
+    def f(x):
+        ex = math.exp(x)
+        return (ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2)
+                - (x - a) / tau ** 2)
+    big_a = a
+    if delta ** 2 > phi ** 2 + v:
+        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    fa, fb = f(big_a), f(big_b)
+    while abs(big_b - big_a) > 1e-6:
+        c = big_a + (big_a - big_b) * fa / (fb - fa)
+        fc = f(c)
+        if fc * fb <= 0:
+            big_a, fa = big_b, fb
+        else:
+            fa /= 2
+        big_b, fb = c, fc
+    sigma = math.exp(big_a / 2)
+    phi = 1 / math.sqrt(1 / phi ** 2 + 1 / v)  # no step 6: phi* = phi
+    mu = mu + phi ** 2 * g * (score - e)
+    return (scale * mu + 1500, scale * phi, sigma)
+
+
+def test_several_games_in_a_row_are_rated_as_an_independent_glicko2_without_step_6(alice, bob):
+    """docs/ratings-and-mail.md: each game is rated on its own, from both players' ratings as
+    they stood when it ended, without the paper's step 6 growth for that game (games ended at
+    the same moment, so no inactivity grows the deviation between them)."""
+    now = timezone.now()
+    expected = {alice.pk: (1500.0, 350.0, 0.06), bob.pk: (1500.0, 350.0, 0.06)}
+    for winner in (0, 0, 1, None, 0):
+        game = rated_game(alice, bob)
+        end_game(game, now, winner, "normal", "played out")
+        scores = (0.5, 0.5) if winner is None else ((1.0, 0.0) if winner == 0 else (0.0, 1.0))
+        before = dict(expected)
+        expected[alice.pk] = independent_glicko2(before[alice.pk], before[bob.pk], scores[0])
+        expected[bob.pk] = independent_glicko2(before[bob.pk], before[alice.pk], scores[1])
+        for user in (alice, bob):
+            row = rating(user)
+            assert (row.rating, row.deviation, row.volatility) == pytest.approx(
+                expected[user.pk], abs=1e-6)
+    assert rating(alice).games == 5 and rating(alice).draws == 1

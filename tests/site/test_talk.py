@@ -41,6 +41,11 @@ def test_a_line_is_stripped_and_may_have_140_characters():
     # Markup is text like any other: the page shows it as typed.
     assert talk.clean_text("<b>x</b>") == "<b>x</b>"
     assert talk.clean_text("gg 👍🏽") == "gg 👍🏽"
+    # Invisible padding goes; what sits inside a visible line and emoji sequences stay.
+    assert talk.clean_text("\u3164 gg \u2800\u200b") == "gg"
+    assert talk.clean_text("\u2062❤️") == "❤️"
+    assert talk.clean_text("👩\u200d💻") == "👩\u200d💻"
+    assert talk.clean_text("e\u0301") == "e\u0301"
 
 
 @pytest.mark.parametrize("value", [
@@ -50,6 +55,11 @@ def test_a_line_is_stripped_and_may_have_140_characters():
     "two\nlines", "bell\x07", "nul\x00", "del\x7f", "c1\x85x",  # control characters
     "abc\u202edcba", "\u2066isolate",  # bidirectional overrides and isolates
     "lone \ud800 surrogate",  # not a character at all
+    # Nothing visible: fillers, a blank Braille pattern, invisible operators, separators.
+    "\u3164", "\u3164\u3164 \u3164", "\u2800\u2800", "\u2062", "\u180e", "\u200b\u2060",
+    "\ufe0f", "\u0301", "\u115f\u1160", "\uffa0",
+    "a\u200eb", "\u200fab", "x\u061c",  # bidirectional marks
+    "one\u2028two", "one\u2029two", "\u2028",  # line and paragraph separators
 ])
 def test_a_line_that_is_not_one_line_of_text_is_refused(value):
     assert refused(talk.clean_text, value) == "bad_message"

@@ -13,6 +13,11 @@ CYRILLIC_A = "\u0430"
 pytestmark = pytest.mark.django_db
 
 
+def people():
+    """The accounts of people (the computer players' are made by the migrations)."""
+    return get_user_model().objects.filter(bot__isnull=True)
+
+
 def sign_up(client, username):
     return client.post(reverse("accounts:signup"),
                        {"username": username, "password1": PASSWORD, "password2": PASSWORD})
@@ -45,7 +50,7 @@ def existing(django_user_model):
 ])
 def test_look_alikes_are_refused_with_the_reason(client, existing, name, words):
     assert refused(sign_up(client, name), *words)
-    assert get_user_model().objects.count() == 3
+    assert people().count() == 3
 
 
 def test_mixed_scripts_are_refused_even_without_a_look_alike(client):
@@ -82,7 +87,7 @@ def test_adduser_applies_the_same_rule(existing):
         call_command("adduser", CYRILLIC_A + "lice", password=PASSWORD)
     with pytest.raises(CommandError, match="looks too much like"):
         call_command("adduser", "aIice", password=PASSWORD)
-    assert get_user_model().objects.count() == 3
+    assert people().count() == 3
 
 
 def inline_data(page):
@@ -124,3 +129,44 @@ def test_the_admin_applies_the_same_rule(admin_client, existing):
     assert "looks too much like" in renamed.content.decode()
     kept = admin_client.post(url, {**data, "username": "ape"})
     assert kept.status_code == 302
+
+
+@pytest.mark.parametrize("name", [
+    "computer-level-4", "computer_level_4", "Computer.Level.1", "c0mputer-level-3",
+    "COMPUTER-1EVEL-2", "computerlevel9", "c0mputer_1evel", "computer-level",
+])
+def test_names_that_pass_for_a_computer_are_refused_whether_or_not_it_exists(client, name):
+    from bots.models import Bot
+
+    # Even with no computer account at all (a level not made yet).
+    get_user_model().objects.filter(bot__isnull=False).delete()
+    assert not Bot.objects.exists()
+    assert refused(sign_up(client, name), "belong to the site's computer players")
+    assert not people().exists()
+
+
+@pytest.mark.parametrize("name", ["computer", "levelcomputer", "my-computer-level", "compute"])
+def test_other_names_with_those_words_are_free(client, name):
+    assert sign_up(client, name).status_code == 302
+
+
+def test_the_computers_accounts_come_with_the_migrations(transactional_db):
+    """The migration's own function, run on the migrated models (the test database was made by
+    the migrations, but a transactional test before this one may have emptied the tables): one
+    account per level, a computer's profile, no usable password; running it again changes
+    nothing."""
+    import importlib
+
+    from django.apps import apps
+
+    from accounts.models import profile_of
+    from bots.models import Bot
+    from games import bots as engine_bots
+
+    migration = importlib.import_module("accounts.migrations.0002_computer_accounts")
+    for _ in range(2):
+        migration.make_computer_accounts(apps, None)
+    bots = list(Bot.objects.select_related("user"))
+    assert [(b.level, b.user.username) for b in bots] == [
+        (level, f"computer-level-{level}") for level in sorted(engine_bots.LEVELS)]
+    assert all(profile_of(b.user).is_bot and not b.user.has_usable_password() for b in bots)

@@ -260,22 +260,22 @@ def test_profile_lists_games_in_progress_and_finished_with_results(client, users
     assert by_game[str(played.pk)][0] == ("won" if alice_won else "lost")
     assert finished_played.result_text.split(" — ")[1] in by_game[str(played.pk)][1]
     # bob's page: the same games, his side of them.
-    link = f'<a href="/game/{live.pk}/">'
+    link = f'<a class="game-link" href="/game/{live.pk}/">Tripen<span class="visually-hidden">: '
     bob_page = client.get("/u/bob/").content.decode()
-    assert link + "Watch</a>" in bob_page  # a visitor watches
+    assert link + "watch the game against alice" in bob_page  # a visitor watches
     client.force_login(bob)
-    assert link + "Play</a>" in client.get("/u/bob/").content.decode()
+    assert link + "play the game against alice" in client.get("/u/bob/").content.decode()
 
 
 def test_profile_paginates_finished_games(client, users):
     alice, bob = users("alice", "bob")
     ended = [resign(start(alice, bob), bob) for _ in range(profiles.PER_PAGE + 3)]
     first = client.get("/u/alice/").content.decode()
-    ids = re.findall(r'<a href="/game/(\d+)/">View</a>', first)
+    ids = re.findall(r'<a class="game-link" href="/game/(\d+)/">', first)
     assert len(ids) == profiles.PER_PAGE and ids[0] == str(ended[-1].pk)
     assert "Page 1 of 2" in first and 'href="?page=2#finished-games"' in first
     second = client.get("/u/alice/?page=2").content.decode()
-    ids2 = re.findall(r'<a href="/game/(\d+)/">View</a>', second)
+    ids2 = re.findall(r'<a class="game-link" href="/game/(\d+)/">', second)
     assert ids2 == [str(game.pk) for game in reversed(ended[:3])]
     assert set(ids).isdisjoint(ids2)
     # A page number past the end or not a number: the nearest page, never an error.

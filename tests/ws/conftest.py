@@ -16,6 +16,16 @@ def fresh_channel_layer(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "live.layers.LocalChannelLayer"}}
 
 
+@pytest.fixture(autouse=True)
+def fresh_snapshot_budget(monkeypatch):
+    """Snapshot budgets (live.budget) in this process's memory, full for each test: the
+    test sockets all come from one unknown address, and users' ids are reused between tests."""
+    from live import budget
+
+    monkeypatch.setattr(budget, "shared", lambda: False)
+    budget.local.clear()
+
+
 @pytest.fixture
 def no_lobby_grace(settings):
     """A real-time seek closes as soon as its owner's last lobby socket does (no wait for a

@@ -18,6 +18,8 @@ from lobby.models import Seek
 from tests.ws.messages import WAIT, MessageReader
 
 ORIGIN = (b"origin", b"http://testserver")
+# A browser's handshake names the host it went to; the origin check compares the two.
+HOST = (b"host", b"testserver")
 JSON = {"HTTP_ACCEPT": "application/json"}
 
 
@@ -27,7 +29,7 @@ def run(scenario):
 
 def application():
     """The site's real ASGI application, imported when a test runs, not at collection:
-    AllowedHostsOriginValidator reads ALLOWED_HOSTS when it is built, and pytest-django adds
+    the site's modules read settings when they are imported, and pytest-django adds
     "testserver" to it only once the test session has started."""
     from tessera.asgi import application
 
@@ -37,10 +39,10 @@ def application():
 def headers_for(user):
     """Handshake headers of a browser logged in as `user` (None: an anonymous visitor)."""
     if user is None:
-        return [ORIGIN]
+        return [ORIGIN, HOST]
     client = Client()
     client.force_login(user)
-    return [ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+    return [ORIGIN, HOST, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
 
 
 class PageSocket(MessageReader):

@@ -14,7 +14,7 @@ from play import services
 from play.clock import TimeControl
 from play.models import Game
 from tests.ws.messages import WAIT, all_quiet
-from tests.ws.sockets import ORIGIN, Socket, application, headers_for, run
+from tests.ws.sockets import HOST, ORIGIN, Socket, application, headers_for, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -373,7 +373,7 @@ def test_unknown_game_refused_and_origin_checked(users, new_game):
     async def scenario():
         for path in ("/ws/game/987654/", "/ws/game/99999999999999999999999/"):
             refused = WebsocketCommunicator(application(), path,
-                                            headers=[ORIGIN])
+                                            headers=[ORIGIN, HOST])
             connected, _ = await refused.connect(timeout=WAIT)
             assert not connected
         foreign = WebsocketCommunicator(application(), f"/ws/game/{game.pk}/",

@@ -18,7 +18,7 @@ from play import services
 from play.clock import TimeControl
 from play.models import Connection, Game
 from tests.ws.messages import WAIT, all_quiet
-from tests.ws.sockets import ORIGIN, Socket, application, headers_for, run
+from tests.ws.sockets import HOST, ORIGIN, Socket, application, headers_for, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -170,7 +170,7 @@ def test_hostile_frames_are_refused_without_a_trace(users, new_game, caplog):
             await a.error("bad_json")
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         for path in ("/ws/game/abc/", "/ws/game/-1/", "/ws/nothing/", "/ws/game/1/extra/"):
-            refused = WebsocketCommunicator(application(), path, headers=[ORIGIN])
+            refused = WebsocketCommunicator(application(), path, headers=[ORIGIN, HOST])
             connected, _ = await refused.connect(timeout=WAIT)
             assert not connected, path
         await a.close()

@@ -4,13 +4,13 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
 
-from tests.ws.sockets import ORIGIN, Socket, headers_for, run
+from tests.ws.sockets import HOST, ORIGIN, Socket, headers_for, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def cookie(value):
-    return [ORIGIN, (b"cookie", f"sessionid={value}".encode())]
+    return [ORIGIN, HOST, (b"cookie", f"sessionid={value}".encode())]
 
 
 def seat_of(game_id, headers):

@@ -1,6 +1,7 @@
 """The game page without JavaScript: the position drawn by the server and the move list as
 links (?ply=K), so a game reads in any browser; game.js replaces both with the live board and
-its own list. `{% position_picture game ply %}`, `{% move_list game ply %}`."""
+its own list. `{% position_picture game ply %}`, `{% move_list game ply %}`,
+`{% shown_position game ply players as shown %}`."""
 from django import template
 from django.utils.safestring import mark_safe
 
@@ -13,10 +14,30 @@ register = template.Library()
 
 @register.simple_tag
 def position_picture(game, ply):
-    """The position after `ply` actions as inline SVG, with why the game ended if it did."""
+    """The position after `ply` actions as inline SVG, with why the game ended marked on it
+    (the words are the page's, under the board: shown_position's caption)."""
     position = positions.state_at(game, ply).to_dict()
     title = f"{game.title} ({game.options_text}), position after {ply} actions"
     return mark_safe(svg.render(position["board"], title=title, ending=position["ending"]))
+
+
+@register.simple_tag
+def shown_position(game, ply, players):
+    """What the page says about the position after `ply` actions, as game.js says it once it
+    runs: the player cards with that position's tallies ("12 cells"), why the game ended if it
+    did there, and, away from the latest position, where the board stands ("After action 3 of
+    20 · Blue to move")."""
+    state = positions.state_at(game, ply).to_dict()
+    away = None
+    if ply < game.ply_count:
+        where = "Start of the game" if ply == 0 else f"After action {ply} of {game.ply_count}"
+        said = state["result"] if state["is_over"] else state["prompt"]
+        away = f"{where} · {said}" if said else where
+    return {
+        "players": [{**player, "tally": state["tallies"][player["side"]]} for player in players],
+        "caption": state["ending"]["caption"] if state["ending"] else "",
+        "away": away,
+    }
 
 
 @register.inclusion_tag("archive/_move_list.html")

@@ -5,6 +5,8 @@
 * `{% rating_badge badge %}`: the same from a payload's badge {"rating", "provisional"}
   (lobby seeks and challenges, Watch rows), so a server-rendered row and one the page script
   builds from the socket's JSON look alike (static/js/ratings.js).
+  A computer player's badge carries its level: a "BOT 3" mark comes first (computer_mark).
+* `{% computer_mark player %}`: the same mark beside a name without a rating (a profile).
 * `{{ change|rating_change }}`: +12, −8, ±0.
 * `{% profile_ratings player %}`: the ratings part of a profile page, with the charts.
 """
@@ -27,19 +29,38 @@ def badge_html(rating, provisional, deviation=None):
                        "?" if provisional else "")
 
 
+def computer_mark_html(level):
+    """The BOT mark of a computer player at `level` (static/js/ratings.js draws the same)."""
+    from bots.accounts import level_name
+
+    return format_html('<span class="computer-mark" title="computer player, level {} ({})">'
+                       'BOT {}</span> ', level, level_name(level), level)
+
+
 @register.simple_tag
 def rating(player, game):
     if player is None or not game:
         return ""
     found = display.standing(player, game)
-    return badge_html(found.rating, found.provisional, found.deviation)
+    html = badge_html(found.rating, found.provisional, found.deviation)
+    level = display.marked(player.pk, {}).get("computer")
+    return html if level is None else computer_mark_html(level) + html
 
 
 @register.simple_tag
 def rating_badge(badge):
     if not badge:
         return ""
-    return badge_html(badge["rating"], badge["provisional"])
+    html = badge_html(badge["rating"], badge["provisional"])
+    if badge.get("computer") is not None:
+        return computer_mark_html(badge["computer"]) + html
+    return html
+
+
+@register.simple_tag
+def computer_mark(player):
+    level = display.marked(player.pk, {}).get("computer") if player is not None else None
+    return "" if level is None else computer_mark_html(level)
 
 
 @register.filter

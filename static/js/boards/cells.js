@@ -53,7 +53,8 @@ export function createCellBoard(svg, { kind, game, onAction, drawCell, drawFrame
     setViewBox(svg, board.viewbox);
     const grid = el("g", { class: "cells" }, svg);
     for (const cell of board.cells) {
-      const g = el("g", { class: "cell", "data-cell": cell.name, "aria-label": cell.name }, grid);
+      const g = el("g", { class: "cell", "data-cell": cell.name, "aria-label": cell.name,
+        role: "img" }, grid);
       const stone = drawCell(cell, g);
       cells.set(cell.name, { g, stone, stoneBase: stone.getAttribute("class"),
         letter: g.querySelector(".letter") });
@@ -124,13 +125,14 @@ function cellOf(action) {
   return action.split("@").pop();
 }
 
-// Keyboard players reach the cells they may play.
+// Keyboard players reach the cells they may play; the others are pictures with a name (a
+// group may not carry a name without a role: axe's aria-prohibited-attr).
 function setFocusable(g, on) {
   if (on) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
   } else {
     g.removeAttribute("tabindex");
-    g.removeAttribute("role");
+    g.setAttribute("role", "img");
   }
 }

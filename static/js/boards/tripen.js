@@ -139,7 +139,7 @@ class TripenBoard {
     this.cellShapes = new Map();
     for (const cell of board.cells) {
       const shape = el("polygon", { class: "cell", "data-cell": cell.name, "aria-label": cell.name,
-        points: points(cell.hexagon) }, cells);
+        role: "img", points: points(cell.hexagon) }, cells);
       this.cellShapes.set(cell.name, shape);
     }
     // Borders above the cells and below the tokens: a token on the rim then sits against
@@ -176,7 +176,7 @@ class TripenBoard {
       class: `token side-${token.side}${last.has(token.action) ? " last" : ""}`
         + `${chain.has(token.action) ? " chain" : ""}`,
       "data-action": token.action,
-      "aria-label": `${sides[token.side]} ${token.action}`,
+      "aria-label": `${sides[token.side]} ${token.action}`, role: "img",
       points: points(token.polygon),
     }));
     // The last token goes on top so its outline is not covered by a neighbour's.
@@ -195,7 +195,7 @@ class TripenBoard {
         shape.setAttribute("aria-haspopup", "dialog");
       } else {
         shape.removeAttribute("tabindex");
-        shape.removeAttribute("role");
+        shape.setAttribute("role", "img");
         shape.removeAttribute("aria-haspopup");
       }
     }

@@ -1,6 +1,6 @@
 // Colorful Connection's panels on the game page: the chooser of the next stone's colour (the
 // colours the engine says the turn still owes; keys R, P, B, G) and the scoring groups, where
-// hovering a group (or a stone on the board) highlights its stones.
+// hovering or tapping a group (or a stone on the board) highlights its stones.
 import { COLOUR_NAME, colourButtons, colourOfKey } from "../colours.js";
 import { byId as $, el } from "../dom.js";
 import { isMyTurn, playerOfSide } from "../live-game.js";
@@ -24,7 +24,10 @@ export class ColorfulPanels {
       const group = node && this.groupOf(node.dataset.cell);
       this.setHighlight(group ? group.cells : []);
     });
-    svg.addEventListener("pointerleave", () => this.setHighlight([]));
+    // A finger leaves as it lifts: a tapped group stays lit until another tap.
+    svg.addEventListener("pointerleave", (event) => {
+      if (event.pointerType !== "touch") this.setHighlight([]);
+    });
     document.addEventListener("keydown", (event) => {
       const colour = colourOfKey(event);
       if (colour && isMyTurn(this.game)) this.pickColour(colour);
@@ -103,8 +106,11 @@ export class ColorfulPanels {
       + `${group.touching} enemy + ${group.sides} side${group.sides === 1 ? "" : "s"}`));
     const on = () => this.setHighlight(group.cells);
     const off = () => this.setHighlight([]);
-    row.addEventListener("pointerenter", on);
-    row.addEventListener("pointerleave", off);
+    const mouseOnly = (handler) => (event) => { if (event.pointerType !== "touch") handler(); };
+    row.addEventListener("pointerenter", mouseOnly(on));
+    row.addEventListener("pointerleave", mouseOnly(off));
+    // Touch has no hover: a tap lights the group (and focuses it) until a tap elsewhere.
+    row.addEventListener("click", on);
     row.addEventListener("focus", on);
     row.addEventListener("blur", off);
     return row;

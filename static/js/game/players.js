@@ -26,7 +26,9 @@ export function renderPlayers(game, state = game.state) {
     node.querySelector(".you").hidden = game.you !== i;
     node.querySelector(".chip").className = `chip side-${side}`;
     node.querySelector(".side-name").textContent = game.state.sides[side];
-    node.classList.toggle("to-move", live && game.state.to_move === side);
+    // The mover of the position shown, not the live one: a spectator stepping back sees who
+    // was to move then.
+    node.classList.toggle("to-move", live && moverAt(game, state) === i);
     node.classList.toggle("offline", away);
     node.querySelector(".presence").title = away ? "offline" : "online";
     node.querySelector(".gone").hidden = !(away && live);
@@ -40,6 +42,14 @@ export function renderPlayers(game, state = game.state) {
   if (mine && list.lastElementChild !== mine) list.append(mine);
 }
 
+// The player (0 or 1) to move in `state`, none once it is over. Tripen's swap hands the sides
+// over: a position before it keeps the players' first sides.
+function moverAt(game, state) {
+  if (state.is_over) return null;
+  const swapped = game.swapped && (state.actions || []).includes("swap");
+  return swapped ? 1 - state.to_move : state.to_move;
+}
+
 // The player's rating; once a rated game has ended, the new one and the change it made.
 function renderRating(slot, game, i) {
   if (!slot) return;
@@ -49,7 +59,8 @@ function renderRating(slot, game, i) {
     return;
   }
   const tone = change.change > 0 ? "up" : change.change < 0 ? "down" : "";
-  slot.replaceChildren(ratingBadge({ rating: change.after, provisional: change.provisional }), " ",
+  const computer = game.players[i].rating?.computer;
+  slot.replaceChildren(ratingBadge({ rating: change.after, provisional: change.provisional, computer }), " ",
     el("span", { class: `rating-change ${tone}` }, changeText(change.change)));
 }
 

@@ -33,5 +33,6 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, running.stop)
         signal.signal(signal.SIGINT, running.stop)
         if options["verbosity"] > 0:
-            self.stdout.write(f"bot worker {name} takes jobs from {queue.queue_key()}")
+            self.stdout.write(f"bot worker {name} takes jobs from {queue.ring_key()}, the "
+                              f"owners in turn")
         running.run(once=once)

@@ -1,0 +1,91 @@
+"""A socket lives no longer than the log-in it was opened with.
+
+A socket's user is fixed at its handshake (live.auth). Without more, a socket opened before a
+log-out, a password change or a deactivation went on chatting and resigning for the old
+session. So:
+
+* every socket of a logged-in user joins the user's `account-<id>` group (live.sockets), in
+  whatever server process it runs;
+* a log-out sends that group `session.ended` with the session's key: the sockets opened with it
+  close at once; a change to the account (a new password, deactivation: a save of the user
+  row, unless its update_fields leave out the password and `is_active`) sends
+  `session.check`: every socket of the user reads its session again
+  (live.auth.user_of_session, the handshake's own check) and closes if it no longer names
+  the user;
+* actions that change anything (the game socket's moves, resignations, chat...) read the
+  session again on the database thread that runs them, before the change, in case the news
+  above was lost (two primary-key reads, beside the change's own queries).
+
+A closed socket gets close code 4001; the page reconnects, and its new handshake is that of a
+visitor (or of the new session).
+"""
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db import transaction
+from django.db.models.signals import post_save
+
+from live import outbox
+from live.auth import user_of_session
+from live.sockets import Refusal
+
+SESSION_CLOSE_CODE = 4001
+
+
+def account_group(user_id):
+    return f"account-{user_id}"
+
+
+def still_logged_in(key, user_id):
+    """(database thread) Whether session `key` still names the user `user_id` with the
+    password and the active account it was opened with."""
+    if key is None or user_id is None:
+        return False
+    user = user_of_session(key)
+    return getattr(user, "pk", None) == user_id
+
+
+class SessionEnded(Refusal):
+    """An action on a socket whose log-in has ended: answered, then the socket closes."""
+
+    close_code = SESSION_CLOSE_CODE
+
+    def __init__(self):
+        super().__init__("session_ended", "you are no longer logged in here: reload the page")
+
+
+def checked(service, key, user_id):
+    """`service`, run after checking that the socket's session still names its user (on the
+    same database thread, so the check costs no extra hop)."""
+
+    def run(*args, **kwargs):
+        if not still_logged_in(key, user_id):
+            raise SessionEnded()
+        return service(*args, **kwargs)
+
+    return run
+
+
+# -- news for the sockets ------------------------------------------------------------------------
+
+def logged_out(sender, request, user, **kwargs):
+    if user is None or request is None or not hasattr(request, "session"):
+        return
+    key = request.session.session_key
+    outbox.send(account_group(user.pk), {"type": "session.ended", "session": key})
+
+
+# The fields of the user row a session depends on (its hash, Django's checks).
+SESSION_FIELDS = {"password", "is_active"}
+
+
+def account_changed(sender, instance, created, update_fields=None, **kwargs):
+    if created or (update_fields is not None and not SESSION_FIELDS & set(update_fields)):
+        return
+    group = account_group(instance.pk)
+    transaction.on_commit(lambda: outbox.send(group, {"type": "session.check"}))
+
+
+def connect_signals():
+    user_logged_out.connect(logged_out, dispatch_uid="live.sessions.logged_out")
+    post_save.connect(account_changed, sender=get_user_model(),
+                      dispatch_uid="live.sessions.account_changed")

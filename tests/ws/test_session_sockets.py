@@ -1,0 +1,105 @@
+"""A socket lives no longer than its log-in (live.sessions): a log-out closes the sockets of
+that session, a password change or a deactivation closes the sockets whose session no longer
+holds, and an action re-reads the session before it changes anything. Through the real ASGI
+application and the channel layer, as a second server process would send the news."""
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.test import Client
+
+from talk.models import ChatLine
+from tests.ws.messages import WAIT
+from tests.ws.sockets import HOST, ORIGIN, Socket, run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def logged_in(user):
+    client = Client()
+    client.force_login(user)
+    return client, [ORIGIN, HOST, (b"cookie", f"sessionid={client.cookies['sessionid'].value}"
+                                               .encode())]
+
+
+async def close_code(tab, timeout=WAIT):
+    """The code the server closed `tab` with within `timeout` (None if it stays open), past
+    any news."""
+    while True:
+        # receive_nothing, unlike a receive that times out, leaves the consumer running.
+        if await tab.communicator.receive_nothing(timeout):
+            return None
+        output = await tab.communicator.receive_output(WAIT)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+def test_a_log_out_closes_that_sessions_sockets_only(users, new_game):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    leaving, leaving_headers = logged_in(alice)
+    _, staying_headers = logged_in(alice)
+
+    async def scenario():
+        old, other = Socket(game.pk, headers=leaving_headers), Socket(game.pk,
+                                                                     headers=staying_headers)
+        await old.open()
+        await other.open()
+        await sync_to_async(leaving.post)("/accounts/logout/")
+        assert await close_code(old) == 4001
+        assert await close_code(other, timeout=0.5) is None
+        await other.close()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("change", ["password", "deactivation"])
+def test_an_account_change_closes_the_sockets_whose_session_no_longer_holds(
+        users, new_game, change):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    _, headers = logged_in(alice)
+    _, bobs = logged_in(bob)
+
+    def change_account():
+        user = get_user_model().objects.get(pk=alice.pk)
+        if change == "password":
+            user.set_password("another quiet harbour 1730")
+        else:
+            user.is_active = False
+        user.save()
+
+    async def scenario():
+        tab, opponent = Socket(game.pk, headers=headers), Socket(game.pk, headers=bobs)
+        await tab.open()
+        await opponent.open()
+        await sync_to_async(change_account)()
+        assert await close_code(tab) == 4001
+        assert await close_code(opponent, timeout=0.5) is None
+        await opponent.close()
+
+    run(scenario)
+
+
+def test_an_action_rereads_the_session_before_it_changes_anything(users, new_game):
+    """If the news of a log-out never came (the session row deleted behind the sockets' back),
+    the next chat line or resignation is refused and the socket closes."""
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    _, headers = logged_in(alice)
+
+    async def scenario():
+        tab = Socket(game.pk, headers=headers)
+        await tab.open()
+        await tab.send(type="chat", text="still here")
+        assert (await tab.receive())["type"] == "chat"
+        await sync_to_async(lambda: Session.objects.all().delete())()
+        await tab.send(type="resign", ply=0)
+        error = await tab.receive()
+        assert (error["type"], error["code"]) == ("error", "session_ended")
+        assert await close_code(tab) == 4001
+
+    run(scenario)
+    game.refresh_from_db()
+    assert game.is_active
+    assert list(ChatLine.objects.values_list("text", flat=True)) == ["still here"]

@@ -1,0 +1,110 @@
+"""Snapshots have a budget per client address and per account, across sockets (live.budget),
+and the position in a snapshot is encoded once per ply (play.positions.Position)."""
+import os
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import override_settings
+
+from live import budget
+from play import positions
+from tests.ws.sockets import Socket, headers_for, run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TIGHT = override_settings(LIVE_SNAPSHOT_BURST=3, LIVE_SNAPSHOT_PER_SECOND=0.01)
+
+
+def from_address(tab, address):
+    # The consumer reads the scope when it starts, after this (no await in between).
+    tab.communicator.scope["client"] = (address, 40000)
+    return tab
+
+
+@TIGHT
+def test_snapshots_beyond_the_addresss_budget_are_refused_across_sockets(users, new_game):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+
+    async def scenario():
+        first = from_address(Socket(game.pk, headers=headers_for(None)), "203.0.113.9")
+        await first.open()  # one
+        second = from_address(Socket(game.pk, headers=headers_for(None)), "203.0.113.9")
+        await second.open()  # two
+        await first.send(type="snapshot")
+        assert (await first.receive())["type"] == "snapshot"  # three
+        await second.send(type="snapshot")
+        refused = await second.receive()
+        assert (refused["type"], refused["code"]) == ("error", "rate_limited")
+        assert "too many snapshots" in refused["message"]
+        # A new connection from there is refused at the handshake ...
+        third = from_address(Socket(game.pk, headers=headers_for(None)), "203.0.113.9")
+        assert not await third.connect()
+        # ... while another address is served.
+        elsewhere = from_address(Socket(game.pk, headers=headers_for(None)), "198.51.100.4")
+        await elsewhere.open()
+        for tab in (first, second, elsewhere):
+            await tab.close()
+
+    headers_for(None)
+    run(scenario)
+
+
+@TIGHT
+def test_an_accounts_budget_holds_whatever_the_address(users, new_game):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    headers = [headers_for(alice) for _ in range(4)]
+
+    async def scenario():
+        tabs = []
+        for number in range(3):
+            tab = from_address(Socket(game.pk, headers=headers[number]), f"203.0.113.{number}")
+            await tab.open()
+            tabs.append(tab)
+        fourth = from_address(Socket(game.pk, headers=headers[3]), "198.51.100.77")
+        assert not await fourth.connect()
+        for tab in tabs:
+            await tab.close()
+
+    run(scenario)
+
+
+def test_a_snapshot_sends_the_position_text_made_once_per_ply(users, new_game, monkeypatch):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "tripen", {"size": 13})
+    made = []
+    original = positions.encoded
+    monkeypatch.setattr(positions, "encoded",
+                        lambda value: made.append(type(value).__name__) or original(value))
+
+    async def scenario():
+        tabs = [Socket(game.pk, headers=headers_for(None)) for _ in range(3)]
+        snapshots = [await tab.open() for tab in tabs]
+        await tabs[0].send(type="snapshot")
+        again = (await tabs[0].receive())["game"]
+        assert again["state"] == snapshots[0]["state"]
+        assert snapshots[0]["state"]["game"] == "tripen" and snapshots[0]["state"]["board"]
+        for tab in tabs:
+            await tab.close()
+
+    headers_for(None)
+    run(scenario)
+    # Four snapshots, one encoding of the position (the rest of each is encoded each time).
+    assert made.count("Position") == 1
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_the_buckets_in_redis_are_shared_and_refill(settings, monkeypatch):
+    monkeypatch.setattr(budget, "shared", lambda: True)
+    settings.REDIS_URL = os.environ["REDIS_URL"]
+    settings.REDIS_PREFIX = f"tessera-budget-test-{os.getpid()}"
+    settings.LIVE_SNAPSHOT_BURST, settings.LIVE_SNAPSHOT_PER_SECOND = 2, 20
+    take = async_to_sync(budget.take_snapshot)
+    assert take("203.0.113.1", 7) == 0 and take("203.0.113.2", 7) == 0
+    # The account's bucket is empty, whatever the address; another account is not.
+    assert 0 < take("203.0.113.3", 7) <= 1 / 20
+    assert take("203.0.113.3", 8) == 0
+    time.sleep(0.06)
+    assert take("203.0.113.4", 7) == 0  # refilled at 20 a second
