@@ -86,6 +86,32 @@ def game_choices():
     return [("", "All games")] + game_titles()
 
 
+class EventField(forms.ModelChoiceField):
+    """A tournament's games (its page links here with ?event=<id>): the latest events are
+    offered, and whichever the link names."""
+
+    OFFERED = 100
+
+    def __init__(self):
+        from tournaments.models import Tournament
+
+        super().__init__(queryset=Tournament.objects.none(), required=False,
+                         label="Tournament", empty_label="Any game")
+
+    def offer(self, asked):
+        from tournaments.models import Tournament
+
+        started = Tournament.objects.filter(
+            status__in=[Tournament.RUNNING, Tournament.FINISHED])
+        recent = list(started.order_by("-starts_at").values_list("pk", flat=True)[:self.OFFERED])
+        if isinstance(asked, str) and asked.isdigit() and len(asked) < 19:
+            recent.append(int(asked))
+        self.queryset = started.filter(pk__in=recent).order_by("-starts_at")
+
+    def label_from_instance(self, event):
+        return f"{event.name} ({event.starts_at:%Y-%m-%d %H:%M})"
+
+
 class ArchiveFilter(forms.Form):
     game = forms.ChoiceField(required=False, choices=game_choices)
     player = forms.CharField(
@@ -100,6 +126,7 @@ class ArchiveFilter(forms.Form):
                                 label="Board", help_text="Colorful Connection only")
     date_from = date_field("Finished from")
     date_to = date_field("to")
+    event = EventField()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -108,6 +135,7 @@ class ArchiveFilter(forms.Form):
         game, variant = self.data.get("game"), self.data.get("variant")
         self.fields["size"].choices = [("", "Any size")] + [
             (s, size_label(s, game, variant)) for s in all_sizes()]
+        self.fields["event"].offer(self.data.get("event"))
 
     MAIN = ("game", "player")
 

@@ -48,6 +48,8 @@ def matching(filters):
     found = found.filter(result_condition(filters.get("result"), player))
     if filters.get("reason"):
         found = found.filter(reason=filters["reason"])
+    if filters.get("event") is not None:
+        found = found.filter(pairing__tournament=filters["event"])
     if filters.get("date_from"):
         found = found.filter(finished_at__gte=day_start(filters["date_from"]))
     if filters.get("date_to"):

@@ -4,6 +4,7 @@ result recorded, the clocks stopped, the game saved, and everyone told, all in t
 transaction (which holds the game's row lock), so an ending happens exactly once."""
 from play import broadcast, lapses, positions
 from play.models import Game
+from play.signals import game_ending
 from play.snapshots import clocks_of, result_of
 from ratings.services import rate_game
 
@@ -25,6 +26,7 @@ def end_game(game, now, winner, reason, text, *, by_action=False):
     # Ratings change in the same transaction as the end, exactly once (ratings.services).
     rate_game(game, now)
     game.save()
+    game_ending.send(sender=Game, game=game, now=now)
     if not by_action:
         broadcast.to_game(game, {"type": "end", "result": result_of(game),
                                  "clocks": clocks_of(game, now),

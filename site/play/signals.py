@@ -1,4 +1,5 @@
-"""What other apps hear of games, once a change has committed.
+"""What other apps hear of games: once a change has committed, and (game_ending) inside the
+transaction that ends one.
 
 `game_changed` (sender=Game, game=<Game>, event="started" | "action" | "ended") is sent by
 play.broadcast.announce after the commit, on the thread that made the change: receivers (the
@@ -9,3 +10,23 @@ live path of every move.
 from django.dispatch import Signal
 
 game_changed = Signal()
+
+# `game_ending` (sender=Game, game=<Game>, now=<datetime>) is sent by play.endings.end_game
+# INSIDE the ending's transaction, with the game row locked and saved: what depends on a
+# result exactly once (a tournament's standings) changes its own rows there, so it commits
+# with the end or not at all. A receiver that raises rolls the ending back.
+game_ending = Signal()
+
+# `house_rules` (sender=Game, game=<Game>) is asked before a takeback is proposed and before a
+# player writes in the players' chat: a receiver answers with {"takeback": reason, "chat":
+# reason} for what the game does not allow (a tournament game allows neither, as lichess's
+# arenas), or None. Asked on those rare actions only, never on a move.
+house_rules = Signal()
+
+
+def not_allowed(game, what):
+    """Why `what` ("takeback", "chat") is off in `game`, or None where it is allowed."""
+    for _, answer in house_rules.send(sender=type(game), game=game):
+        if answer and what in answer:
+            return answer[what]
+    return None

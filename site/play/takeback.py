@@ -24,6 +24,7 @@ from django.db import transaction
 from play import broadcast, positions, statements
 from play.models import Action
 from play.services import PlayError, change, game_over, require_player, stale
+from play.signals import not_allowed
 from play.snapshots import clocks_of
 
 # What a takeback changes on the game row.
@@ -78,6 +79,8 @@ def check_takeback(game, me, ply):
         raise game_over(game)
     if ply != game.ply_count:
         raise stale(game)
+    if reason := not_allowed(game, "takeback"):
+        raise PlayError("not_allowed", reason)
     back_to = turn_start(movers_of(game), me)
     if back_to is None:
         raise PlayError("not_allowed", "you have made no turn to take back yet")

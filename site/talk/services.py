@@ -33,6 +33,7 @@ from live.sql import column, converted, converters, fetch, quote, table
 from live.sockets import Refusal, event
 from play.broadcast import group_name
 from play.models import Game
+from play.signals import not_allowed
 from talk.models import MAX_TEXT, ChatLine
 
 # The lines of a snapshot: enough to follow a conversation after a reload.
@@ -164,7 +165,10 @@ def check_add_line(game_id, author, now):
         raise Refusal("chat_rate_limited",
                       f"at most {BURST} lines in {int(WINDOW.total_seconds())} s: "
                       f"wait {max(wait, 1)} s before the next one")
-    return game, room_of(game, author)
+    room = room_of(game, author)
+    if room == PLAYERS and (reason := not_allowed(game, "chat")):
+        raise Refusal("chat_off", reason)
+    return game, room
 
 
 def do_add_line(game, author, room, text, now):

@@ -162,6 +162,8 @@ INSTALLED_APPS = [
     "bots",
     # Lessons and puzzles (games.lessons, games.puzzles).
     "learn",
+    # Arenas, Swiss events and round robins above play (docs/tournaments.md).
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -298,6 +300,8 @@ LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
 LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
+# Seconds between tournament ticks: events started and ended, arena waves, Swiss rounds.
+TOURNAMENT_TICK = env_number("TOURNAMENT_TICK", 2, float)
 # Per socket: a burst of this many messages, then this many a second; after this many
 # messages over the limit the socket is closed.
 LIVE_RATE_BURST = env_number("LIVE_RATE_BURST", 30)
@@ -341,6 +345,14 @@ BOT_EXHIBITION_PACE = env_number("BOT_EXHIBITION_PACE", 1.5, float)
 # Seconds of a computer analysis's slice (analysis.jobs): the workers are shared with the
 # computer players, whose moves wait for a slice at most.
 ANALYSIS_SLICE = env_number("ANALYSIS_SLICE", 3, float)
+
+# Tournaments (docs/tournaments.md). Recurring events, each created a day ahead by a periodic
+# job: a JSON list (the format is tournaments.schedule's), or, unset, tournaments.schedule.DEFAULT
+# (an hourly Hadron arena, a daily Tripen arena, a weekly correspondence Swiss per game) in
+# development (DEBUG) and none otherwise (the tests). "[]" turns them off.
+TOURNAMENT_SCHEDULE = os.environ.get("TOURNAMENT_SCHEDULE", "").strip() or None
+# Computer players enter arenas with fewer than four people in: on by default in development.
+TOURNAMENT_COMPUTERS = env_flag("TOURNAMENT_COMPUTERS", DEBUG)
 
 # The opt-in mails waiting to go out are sent this often (notifications.mail.send_pending).
 MAIL_EVERY = env_number("MAIL_EVERY", 60, float)

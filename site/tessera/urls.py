@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/computer/", include("bots.urls")),
     path("play/", include("lobby.urls")),
     path("watch/", include("watch.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("archive.urls")),
     path("", include("analysis.urls")),
     path("leaderboard/", include("ratings.urls")),

@@ -1,0 +1,112 @@
+"""Tournaments: an event, its entries (players), its pairings (each a game of play's) and byes.
+
+An entry's `points` are the standings' first key, changed in the transaction that ends one of
+its games (tournaments.results, through play's one ending path), so a game counts exactly
+once; the tie-breaks are worked out from the pairings when the standings are read.
+"""
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+import games
+from play.clock import TimeControl
+
+
+class Tournament(models.Model):
+    ARENA, SWISS, ROUND_ROBIN = "arena", "swiss", "roundrobin"
+    KINDS = [(ARENA, "Arena"), (SWISS, "Swiss"), (ROUND_ROBIN, "Round robin")]
+    UPCOMING, RUNNING, FINISHED, CANCELLED = "upcoming", "running", "finished", "cancelled"
+    STATUSES = [(UPCOMING, "upcoming"), (RUNNING, "running"), (FINISHED, "finished"),
+                (CANCELLED, "cancelled")]
+
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=12, choices=KINDS)
+    game = models.CharField(max_length=20, choices=[(n, n) for n in games.names()])
+    options = models.JSONField(default=dict)
+    time_kind = models.CharField(max_length=16, default="realtime")
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    increment = models.PositiveSmallIntegerField(null=True, blank=True)
+    days = models.PositiveSmallIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=True)
+    starts_at = models.DateTimeField()
+    # Arena: no game starts after this; games in play still count if they end by ends_at +
+    # tournaments.services.GRACE.
+    ends_at = models.DateTimeField(null=True, blank=True)
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # Swiss
+    double = models.BooleanField(default=False)  # round robin: both sides
+    max_players = models.PositiveIntegerField(default=1000)
+    official = models.BooleanField(default=False)
+    # None: made by the schedule (tournaments.schedule), whose slot is `schedule_key`.
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                   related_name="tournaments_created", null=True, blank=True)
+    schedule_key = models.CharField(max_length=120, blank=True, default="")
+    status = models.CharField(max_length=10, choices=STATUSES, default=UPCOMING)
+    round = models.PositiveSmallIntegerField(default=0)  # Swiss: the round in play
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [models.UniqueConstraint(
+            fields=["schedule_key"], condition=~models.Q(schedule_key=""),
+            name="one_event_per_schedule_slot")]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("tournaments:event", args=[self.pk])
+
+    @property
+    def time_control(self):
+        return TimeControl(kind=self.time_kind, minutes=self.minutes, increment=self.increment,
+                           days=self.days)
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="tournament_entries")
+    points = models.FloatField(default=0)
+    # Arena: paused players get no new game until they come back.
+    paused = models.BooleanField(default=False)
+    # No further pairing; games in play go on and count.
+    withdrawn = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"],
+                                               name="one_entry_per_player")]
+
+
+class Pairing(models.Model):
+    """One tournament game: `first` is the game's player0. `result` is first's score (1, 0.5,
+    0), set once when the game ends; `void`: it ended without a result (aborted) and counts
+    for nobody."""
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    round = models.PositiveSmallIntegerField(default=0)
+    game = models.OneToOneField("play.Game", on_delete=models.CASCADE, related_name="pairing")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    result = models.FloatField(null=True, blank=True)
+    void = models.BooleanField(default=False)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tournament", "ended_at"])]
+
+    @property
+    def in_play(self):
+        return self.ended_at is None
+
+
+class Bye(models.Model):
+    """A Swiss round's odd player out: one point, at most once per player."""
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "entry"],
+                                               name="one_bye_per_player")]

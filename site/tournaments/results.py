@@ -1,0 +1,85 @@
+"""A tournament game's end, heard inside the transaction that ends it (play.signals.game_ending,
+sent by play.endings.end_game with the game row locked): the pairing gets its result and the
+two entries their points, once, committed with the end itself.
+
+What a game is worth: a played-out game, a resignation, a loss on time or a claimed win count as
+they ended (a Colorful draw is half a point each); a first move not made is a loss for the
+player who did not make it (a forfeit; in an arena it also pauses that player, who is
+probably gone, until they come back); an abort, or an untimed game left alone, is void and
+counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
+"""
+from datetime import timedelta
+
+from tournaments import news
+from tournaments.formats.arena import ArenaGame
+from tournaments.formats.arena import points as arena_points
+from tournaments.models import Bye, Entry, Pairing, Tournament
+
+GRACE = timedelta(minutes=5)
+
+
+def game_ended(sender, game, now, **kwargs):
+    pairing = (Pairing.objects.select_related("tournament")
+               .filter(game_id=game.pk, ended_at__isnull=True).first())
+    if pairing is None:
+        return
+    tournament = pairing.tournament
+    # The two entries' rows, locked in one order: a round robin's games of one player may end
+    # at once in two processes, and each recount must see the other's result.
+    list(Entry.objects.select_for_update().filter(
+        pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
+    score = first_score(game)
+    late = tournament.kind == Tournament.ARENA and now > tournament.ends_at + GRACE
+    pairing.ended_at = now
+    pairing.void = score is None or late
+    pairing.result = None if pairing.void else score
+    pairing.save(update_fields=["ended_at", "void", "result"])
+    for entry_id in (pairing.first_id, pairing.second_id):
+        recount(tournament, entry_id)
+    if tournament.kind == Tournament.ARENA and game.reason == "no_start":
+        # Gone (lichess does the same): no more games until they come back and un-pause.
+        absent = pairing.first_id if game.player_to_move() == 0 else pairing.second_id
+        Entry.objects.filter(pk=absent).update(paused=True)
+    news.changed(tournament.pk)
+
+
+def house_rules(sender, game, **kwargs):
+    """Tournament games have no takebacks and no chat between the players (lichess's arenas);
+    spectators still talk among themselves."""
+    if Pairing.objects.filter(game_id=game.pk).exists():
+        return {"takeback": "takebacks are off in tournament games",
+                "chat": "the players' chat is off in tournament games"}
+    return None
+
+
+def first_score(game):
+    """The game's player0's score, or None for a game without a result."""
+    if game.status == game.ABORTED:
+        if game.reason != "no_start":
+            return None
+        return 0.0 if game.player_to_move() == 0 else 1.0
+    if game.winner is None:
+        return 0.5
+    return 1.0 if game.winner == 0 else 0.0
+
+
+def recount(tournament, entry_id):
+    """Set the entry's points from its counted games (and byes): the same sum whether a game
+    is the first or the last to be counted, so a recount never counts anything twice."""
+    Entry.objects.filter(pk=entry_id).update(points=points_of(tournament, entry_id))
+
+
+def points_of(tournament, entry_id):
+    results = [score for score in _scores(tournament, entry_id)]
+    if tournament.kind == Tournament.ARENA:
+        return arena_points([ArenaGame(score) for score in results])
+    return sum(results) + Bye.objects.filter(tournament=tournament, entry_id=entry_id).count()
+
+
+def _scores(tournament, entry_id):
+    """The entry's scores in its counted games, in the order they ended."""
+    rows = (Pairing.objects.filter(tournament=tournament, ended_at__isnull=False, void=False)
+            .filter(first_id=entry_id) | Pairing.objects.filter(
+                tournament=tournament, ended_at__isnull=False, void=False, second_id=entry_id))
+    for first_id, result in rows.order_by("ended_at", "pk").values_list("first_id", "result"):
+        yield result if first_id == entry_id else 1 - result

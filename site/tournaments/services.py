@@ -1,0 +1,293 @@
+"""What can happen to a tournament: create, join, withdraw, pause, cancel, and the periodic
+`tick` that starts events, pairs arena waves and Swiss rounds, and ends events.
+
+check_* functions look up and refuse (TournamentError, nothing changed); the changes run in
+one transaction holding the tournament's row lock (SELECT ... FOR UPDATE; SQLite: its one
+writer), so two server processes ticking at once pair each free player once: the second sees
+the games the first started. Games start through play.services.start_game, the door every
+game comes through; their ends come back through play's one ending path (tournaments.results).
+"""
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from bots import accounts as computers
+from lobby.listing import game_started
+from lobby.services import announce, user_group
+from play.services import start_game
+from tournaments import news, results
+from tournaments.formats.arena import pair_wave
+from tournaments.formats.arena import sides as arena_sides
+from tournaments.formats.roundrobin import MAX_PLAYERS, MIN_PLAYERS, berger_rounds
+from tournaments.formats.standings import swiss_standings
+from tournaments.formats.swiss import FIRST, SECOND, SwissPlayer, pair_round
+from tournaments.models import Bye, Entry, Pairing, Tournament
+
+
+class TournamentError(Exception):
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def create(user, *, name, kind, game, options, time_control, rated, starts_at,
+           minutes=None, rounds=None, double=False, max_players=None, official=False,
+           schedule_key=""):
+    """A new upcoming event (the form, or the schedule, has validated the values); `user`
+    None: the schedule's, official."""
+    if kind == Tournament.ROUND_ROBIN:
+        max_players = min(max_players or MAX_PLAYERS, MAX_PLAYERS)
+    return Tournament.objects.create(
+        name=name, kind=kind, game=game, options=options, time_kind=time_control.kind,
+        minutes=time_control.minutes, increment=time_control.increment, days=time_control.days,
+        rated=rated, starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=minutes) if kind == Tournament.ARENA else None,
+        rounds=rounds if kind == Tournament.SWISS else None,
+        double=double and kind == Tournament.ROUND_ROBIN,
+        max_players=max_players or 1000, created_by=user, schedule_key=schedule_key,
+        official=user is None or (official and user.is_staff))
+
+
+def _locked(tournament_id):
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError("not_found", "there is no such event")
+    return tournament
+
+
+def _over(tournament):
+    if tournament.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise TournamentError("over", f"{tournament.name} is {tournament.status}")
+
+
+def join(tournament_id, user):
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        check_join(tournament, user)
+        entry = Entry.objects.filter(tournament=tournament, player=user).first()
+        news.changed(tournament.pk)
+        if entry is not None:  # an arena player who withdrew comes back
+            entry.withdrawn = entry.paused = False
+            entry.save(update_fields=["withdrawn", "paused"])
+            return entry
+        return Entry.objects.create(tournament=tournament, player=user)
+
+
+def check_join(tournament, user):
+    _over(tournament)
+    entry = Entry.objects.filter(tournament=tournament, player=user).first()
+    if entry is not None and not (entry.withdrawn and tournament.kind == Tournament.ARENA):
+        raise TournamentError("already_joined", "you have already joined this event"
+                              if not entry.withdrawn else "you have withdrawn from this event")
+    if tournament.status == Tournament.RUNNING:
+        if tournament.kind == Tournament.ROUND_ROBIN:
+            raise TournamentError("started", "a round robin cannot be joined once it has begun")
+        if tournament.kind == Tournament.SWISS and tournament.round >= 2:
+            raise TournamentError("started", "a Swiss event can be joined until round 2 only")
+    if entry is None and tournament.entries.count() >= tournament.max_players:
+        raise TournamentError("full", f"{tournament.name} is full")
+    if Pairing.objects.filter(ended_at__isnull=True, tournament__kind=Tournament.ARENA).filter(
+            Q(first__player=user) | Q(second__player=user)).exclude(
+            tournament=tournament).exists():
+        raise TournamentError("in_game", "finish your game in another arena first")
+
+
+def _entry(tournament, user):
+    entry = Entry.objects.filter(tournament=tournament, player=user, withdrawn=False).first()
+    if entry is None:
+        raise TournamentError("not_joined", "you are not in this event")
+    return entry
+
+
+def withdraw(tournament_id, user):
+    """No further pairing; a game in play goes on and counts."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _over(tournament)
+        entry = _entry(tournament, user)
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+        news.changed(tournament.pk)
+
+
+def pause(tournament_id, user, paused=True):
+    """Arena: no new game for a paused player until they come back."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        _over(tournament)
+        if tournament.kind != Tournament.ARENA:
+            raise TournamentError("not_arena", "only an arena can be paused")
+        entry = _entry(tournament, user)
+        entry.paused = paused
+        entry.save(update_fields=["paused"])
+        news.changed(tournament.pk)
+
+
+def cancel(tournament_id, user):
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.created_by_id != user.pk and not user.is_staff:
+            raise TournamentError("forbidden", "only its creator or an operator may cancel it")
+        if tournament.status != Tournament.UPCOMING:
+            raise TournamentError("started", "only an event that has not begun can be cancelled")
+        tournament.status = Tournament.CANCELLED
+        tournament.save(update_fields=["status"])
+
+
+# -- the periodic job -----------------------------------------------------------------------
+
+def tick(now=None):
+    """Start what is due, pair who is free, end what is over: every event in its own
+    transaction with its row locked (process.every runs this on a thread of its own)."""
+    now = now or timezone.now()
+    due = Tournament.objects.filter(
+        Q(status=Tournament.UPCOMING, starts_at__lte=now) | Q(status=Tournament.RUNNING))
+    for tournament_id in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            tournament = _locked(tournament_id)
+            before = (tournament.status, tournament.round)
+            started = advance(tournament, now)
+            if started or (tournament.status, tournament.round) != before:
+                news.changed(tournament.pk)
+
+
+def advance(tournament, now):
+    if tournament.status == Tournament.UPCOMING:
+        if tournament.starts_at > now:
+            return
+        tournament.status = Tournament.RUNNING
+        tournament.save(update_fields=["status"])
+        if tournament.kind == Tournament.ROUND_ROBIN:
+            return _start_round_robin(tournament, now)
+    if tournament.status != Tournament.RUNNING:
+        return
+    in_play = tournament.pairings.filter(ended_at__isnull=True)
+    if tournament.kind == Tournament.ARENA:
+        if now < tournament.ends_at:
+            return arena_wave(tournament)
+        if not in_play.exists() or now > tournament.ends_at + results.GRACE:
+            _finish(tournament, now)
+    elif not in_play.exists():
+        if tournament.kind == Tournament.SWISS and tournament.round < tournament.rounds:
+            _swiss_round(tournament, now)
+        else:
+            _finish(tournament, now)
+
+
+def _finish(tournament, now):
+    tournament.status = Tournament.FINISHED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at"])
+
+
+def _start(tournament, first, second, round_=0):
+    """A tournament game through play's one door, its pairing, and the players told."""
+    game = start_game(game=tournament.game, options=tournament.options,
+                      players=[first.player, second.player],
+                      time_control=tournament.time_control, rated=tournament.rated)
+    Pairing.objects.create(tournament=tournament, round=round_, game=game, first=first,
+                           second=second)
+    for entry in (first, second):
+        announce(user_group(entry.player_id),
+                 {**game_started(game, f"Your {tournament.name} game has started"),
+                  "tournament": tournament.pk})
+    return game
+
+
+# Computer players fill an arena with fewer people than this (TOURNAMENT_COMPUTERS).
+FEW_PEOPLE = 4
+
+
+def fill_with_computers(tournament):
+    """With fewer than FEW_PEOPLE people in, computer levels (lowest first) enter until the
+    arena has FEW_PEOPLE players; once enough people are in, they withdraw (a game in play
+    goes on). Marked BOT in the standings; the podium names the best person too."""
+    entries = list(tournament.entries.all())
+    bots = [entry for entry in entries if computers.is_bot(entry.player_id)]
+    people = sum(1 for entry in entries if not entry.withdrawn and entry not in bots)
+    wanted = max(0, FEW_PEOPLE - people) if people else 0
+    active = [entry for entry in bots if not entry.withdrawn]
+    for entry in active[wanted:]:
+        entry.withdrawn = True
+        entry.save(update_fields=["withdrawn"])
+    missing = wanted - len(active)
+    for entry in [entry for entry in bots if entry.withdrawn][:max(0, missing)]:
+        entry.withdrawn = False
+        entry.save(update_fields=["withdrawn"])
+        missing -= 1
+    entered = {entry.player_id for entry in bots}
+    for level in computers.levels():
+        if missing <= 0:
+            break
+        computer = computers.bot_for(level)
+        if computer.pk not in entered:
+            Entry.objects.create(tournament=tournament, player=computer)
+            missing -= 1
+
+
+def arena_wave(tournament):
+    """Pair the arena's free players (tournaments.formats.arena)."""
+    if settings.TOURNAMENT_COMPUTERS:
+        fill_with_computers(tournament)
+    entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
+    busy = set()
+    last = {}
+    balance = {}
+    for pairing in tournament.pairings.order_by("created_at", "pk"):
+        if pairing.ended_at is None:
+            busy.update((pairing.first_id, pairing.second_id))
+        last[pairing.first_id], last[pairing.second_id] = pairing.second_id, pairing.first_id
+        balance[pairing.first_id] = balance.get(pairing.first_id, 0) + 1
+        balance[pairing.second_id] = balance.get(pairing.second_id, 0) - 1
+    free = [entry for entry in entries.values()
+            if not (entry.paused or entry.withdrawn or entry.pk in busy)]
+    free.sort(key=lambda entry: (-entry.points, entry.joined_at, entry.pk))
+    started = []
+    for a, b in pair_wave([entry.pk for entry in free], last):
+        if computers.is_bot(entries[a].player_id) and computers.is_bot(entries[b].player_id):
+            continue  # computers are there for the people: they wait for the next wave
+        first, second = arena_sides(a, b, balance)
+        started.append(_start(tournament, entries[first], entries[second]))
+    return started
+
+
+def _swiss_round(tournament, now):
+    tournament.round += 1
+    tournament.save(update_fields=["round"])
+    entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
+    games = [(p.first_id, p.second_id, p.result) for p in tournament.pairings.filter(void=False)]
+    byes = list(tournament.byes.values_list("entry_id", flat=True))
+    players = {pk: SwissPlayer(pk, score=entry.points, had_bye=pk in byes)
+               for pk, entry in entries.items()}
+    for pairing in tournament.pairings.order_by("round", "pk"):
+        for me, side, other in ((pairing.first_id, FIRST, pairing.second_id),
+                                (pairing.second_id, SECOND, pairing.first_id)):
+            players[me].opponents.add(other)
+            players[me].sides.append(side)
+    standing = [row.player for row in swiss_standings(list(entries), games, byes)]
+    field = [players[pk] for pk in standing if not entries[pk].withdrawn]
+    if len(field) < 2:
+        return _finish(tournament, now)
+    paired = pair_round(field)
+    for first, second in paired.pairs:
+        _start(tournament, entries[first], entries[second], tournament.round)
+    if paired.bye is not None:
+        Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye)
+        results.recount(tournament, paired.bye)
+
+
+def _start_round_robin(tournament, now):
+    entries = list(tournament.entries.filter(withdrawn=False).select_related("player")
+                   .order_by("joined_at", "pk"))
+    if len(entries) < MIN_PLAYERS:
+        tournament.status = Tournament.CANCELLED
+        tournament.save(update_fields=["status"])
+        return
+    # All games at once: the correspondence habit of AbstractPlay and Little Golem.
+    for number, pairs in enumerate(berger_rounds(entries, double=tournament.double), 1):
+        for first, second in pairs:
+            _start(tournament, first, second, number)

@@ -1,0 +1,406 @@
+"""Tournaments through Django's test client and the services the periodic tick runs: the
+create form and its refusals, joining and its refusals, and an arena, a Swiss event and a
+round robin played to the end through play's services, with the standings checked against a
+recomputation from the stored games."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import games
+from play import services as play
+from play.clock import TimeControl
+from play.models import Game
+from tournaments import results, services
+from tournaments.formats.arena import ArenaGame, points as arena_points
+from tournaments.models import Bye, Entry, Pairing, Tournament
+from tournaments.standings import table
+
+pytestmark = pytest.mark.django_db
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def people(django_user_model):
+    return [django_user_model.objects.create_user(f"player{n}") for n in range(8)]
+
+
+def form(**extra):
+    data = {"name": "Hadron hour", "kind": "arena", "game": "hadron", "starts_in": "5",
+            "duration": "30", "rounds": "", "max_players": "", "time_kind": "realtime",
+            "minutes": "3", "increment": "2", "days": "", "rated": "rated"}
+    for name in games.names():
+        engine = games.get(name)
+        for option in engine.option_choices():
+            data[f"{name}_{option}"] = str(engine.defaults[option])
+    data.update(extra)
+    return data
+
+
+def event(creator, kind="arena", starts_in=0, **extra):
+    settings = {"name": f"test {kind}", "kind": kind, "game": "hadron",
+                "options": {"size": 5}, "rated": True,
+                "starts_at": timezone.now() + timedelta(minutes=starts_in)}
+    if kind == "arena":
+        settings.update(time_control=TimeControl("realtime", 3, 2), minutes=30)
+    else:
+        settings.update(time_control=TimeControl("correspondence", days=3), rounds=3)
+    settings.update(extra)
+    return services.create(creator, **settings)
+
+
+def finish(game, winner):
+    """End `game` as a person would: the loser resigns (winner None: abort, no result)."""
+    game.refresh_from_db()
+    if winner is None:
+        return play.abort(game.pk, game.player0, game.ply_count)
+    loser = game.player1 if winner == 0 else game.player0
+    play.resign(game.pk, loser, game.ply_count)
+
+
+def recomputed_points(tournament):
+    """Each entry's points worked out again from the stored games alone."""
+    totals = {}
+    for entry in tournament.entries.all():
+        scores = []
+        for pairing in Pairing.objects.filter(tournament=tournament).order_by("ended_at", "pk"):
+            game = Game.objects.get(pk=pairing.game_id)
+            if game.status != Game.FINISHED or entry.pk not in (pairing.first_id,
+                                                                pairing.second_id):
+                continue
+            mine = 0 if pairing.first_id == entry.pk else 1
+            scores.append(0.5 if game.winner is None else float(game.winner == mine))
+        if tournament.kind == Tournament.ARENA:
+            totals[entry.player.username] = arena_points([ArenaGame(s) for s in scores])
+        else:
+            totals[entry.player.username] = sum(scores) + Bye.objects.filter(entry=entry).count()
+    return totals
+
+
+def shown_points(tournament):
+    return {row["username"]: row["points"] for row in table(tournament)}
+
+
+# -- the create form ------------------------------------------------------------------------
+
+def test_a_player_creates_an_arena_with_the_form(client, people):
+    client.force_login(people[0])
+    response = client.post("/tournaments/new/", form())
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and response.url == f"/tournaments/{tournament.pk}/"
+    assert (tournament.kind, tournament.game, tournament.options) == ("arena", "hadron",
+                                                                      {"size": 5})
+    assert tournament.ends_at - tournament.starts_at == timedelta(minutes=30)
+    page = client.get("/tournaments/").content.decode()
+    assert "Hadron hour" in page
+
+
+@pytest.mark.parametrize("bad, field", [
+    ({"duration": "10"}, "duration"), ({"duration": "121"}, "duration"),
+    ({"duration": ""}, "duration"),
+    ({"kind": "swiss", "rounds": "2"}, "rounds"), ({"kind": "swiss", "rounds": "40"}, "rounds"),
+    ({"minutes": "0"}, "minutes"), ({"increment": "61"}, "increment"),
+    ({"time_kind": "correspondence", "days": "3"}, "time_kind"),
+    ({"kind": "roundrobin", "max_players": "11", "time_kind": "correspondence", "days": "3"},
+     "max_players"),
+    ({"max_players": "1"}, "max_players"), ({"game": "chess"}, "game"),
+    ({"hadron_size": "99"}, "hadron_size"), ({"starts_in": "-5"}, "starts_in"),
+    ({"name": ""}, "name"), ({"kind": "knockout"}, "kind"),
+])
+def test_a_create_form_out_of_range_is_answered_with_a_form_error(client, people, bad, field):
+    client.force_login(people[0])
+    response = client.post("/tournaments/new/", form(**bad))
+    assert response.status_code == 400
+    assert field in response.context["form"].errors
+    assert not Tournament.objects.exists()
+
+
+def test_visitors_cannot_create_and_only_operators_mark_official(client, people):
+    response = client.post("/tournaments/new/", form())
+    assert response.status_code == 302 and "/login/" in response.url
+    client.force_login(people[0])
+    client.post("/tournaments/new/", form(official="on"))
+    assert not Tournament.objects.get().official
+
+
+# -- joining and its refusals ------------------------------------------------------------------
+
+def test_joining_twice_a_full_or_a_finished_event_is_refused_and_changes_nothing(client,
+                                                                                  people):
+    tournament = event(people[0], starts_in=10, max_players=2)
+    for person in people[:2]:
+        client.force_login(person)
+        assert client.post(f"/tournaments/{tournament.pk}/join/", **JSON).json()["ok"]
+    answer = client.post(f"/tournaments/{tournament.pk}/join/", **JSON)
+    assert answer.status_code == 409 and answer.json()["code"] == "already_joined"
+    client.force_login(people[2])
+    assert client.post(f"/tournaments/{tournament.pk}/join/", **JSON).json()["code"] == "full"
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.FINISHED)
+    assert client.post(f"/tournaments/{tournament.pk}/join/", **JSON).json()["code"] == "over"
+    assert tournament.entries.count() == 2
+
+
+def test_a_player_in_another_arena_game_cannot_join_an_arena(people):
+    first = event(people[0])
+    for person in people[:2]:
+        services.join(first.pk, person)
+    services.tick()
+    second = event(people[0])
+    with pytest.raises(services.TournamentError) as refused:
+        services.join(second.pk, people[0])
+    assert refused.value.code == "in_game" and not second.entries.exists()
+
+
+def test_only_the_creator_or_an_operator_cancels_and_only_before_the_start(client, people):
+    tournament = event(people[0], starts_in=10)
+    client.force_login(people[1])
+    assert client.post(f"/tournaments/{tournament.pk}/cancel/", **JSON).json()["code"] == \
+        "forbidden"
+    people[1].is_staff = True
+    people[1].save()
+    assert client.post(f"/tournaments/{tournament.pk}/cancel/", **JSON).json()["ok"]
+    running = event(people[0])
+    services.tick()
+    client.force_login(people[0])
+    assert client.post(f"/tournaments/{running.pk}/cancel/", **JSON).json()["code"] == "started"
+
+
+def test_the_event_page_shows_settings_standings_and_the_players_game(client, people):
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    client.force_login(people[0])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    game = Pairing.objects.get().game
+    assert "Standings" in page and "player1" in page and game.get_absolute_url() in page
+    data = client.get(f"/tournaments/{tournament.pk}/standings.json").json()
+    assert data["my_game"] == game.get_absolute_url() and len(data["rows"]) == 2
+
+
+# -- the formats played to the end ----------------------------------------------------------------
+
+def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
+    tournament = event(people[0])
+    for person in people[:5]:
+        services.join(tournament.pk, person)
+    services.tick()
+    first_wave = list(Pairing.objects.filter(tournament=tournament))
+    assert len(first_wave) == 2  # five free: two games, one waits
+    services.pause(tournament.pk, people[4])  # the one left over pauses: no pairing
+    for number, pairing in enumerate(first_wave):
+        finish(pairing.game, number % 2)
+    # Counting again (a repeated signal) changes nothing: the pairing has its end.
+    results.game_ended(Game, first_wave[0].game, timezone.now())
+    services.tick()
+    second_wave = Pairing.objects.filter(tournament=tournament).exclude(
+        pk__in=[p.pk for p in first_wave])
+    assert len(second_wave) == 2
+    last = {frozenset((p.first_id, p.second_id)) for p in first_wave}
+    assert not last & {frozenset((p.first_id, p.second_id)) for p in second_wave}
+    busy = [entry for p in second_wave for entry in (p.first_id, p.second_id)]
+    assert len(busy) == len(set(busy))  # nobody in two games at once
+    services.withdraw(tournament.pk, people[0])  # mid-game: the game goes on and counts
+    for pairing in second_wave:
+        finish(pairing.game, 0)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_at=timezone.now() - timedelta(seconds=1))
+    services.tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    assert shown_points(tournament) == recomputed_points(tournament)
+    assert sum(shown_points(tournament).values()) == 4 * 2
+
+
+def test_an_aborted_arena_game_counts_for_nobody(people):
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    pairing = Pairing.objects.get()
+    finish(pairing.game, None)
+    pairing.refresh_from_db()
+    assert pairing.void and pairing.ended_at is not None
+    assert set(shown_points(tournament).values()) == {0}
+
+
+def test_a_swiss_event_runs_its_rounds_with_one_bye_each_and_correct_standings(people):
+    tournament = event(people[0], kind="swiss", rounds=3)
+    for person in people[:5]:
+        services.join(tournament.pk, person)
+    for round_number in (1, 2, 3):
+        services.tick()
+        tournament.refresh_from_db()
+        assert tournament.round == round_number
+        pairings = Pairing.objects.filter(tournament=tournament, round=round_number)
+        assert len(pairings) == 2
+        assert Bye.objects.filter(tournament=tournament, round=round_number).count() == 1
+        for number, pairing in enumerate(pairings):
+            finish(pairing.game, (number + round_number) % 2)
+    services.tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    met = [frozenset((p.first_id, p.second_id)) for p in tournament.pairings.all()]
+    assert len(met) == len(set(met))
+    byes = list(tournament.byes.values_list("entry_id", flat=True))
+    assert len(byes) == len(set(byes)) == 3
+    assert shown_points(tournament) == recomputed_points(tournament)
+    rows = table(tournament)
+    assert [row["points"] for row in rows] == sorted((row["points"] for row in rows),
+                                                     reverse=True)
+
+
+def test_a_late_swiss_player_joins_before_round_two_with_zero_points(people):
+    tournament = event(people[0], kind="swiss", rounds=3)
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    services.join(tournament.pk, people[4])
+    assert Entry.objects.get(tournament=tournament, player=people[4]).points == 0
+    for pairing in Pairing.objects.filter(tournament=tournament):
+        finish(pairing.game, 0)
+    services.tick()
+    with pytest.raises(services.TournamentError) as refused:
+        services.join(tournament.pk, people[5])
+    assert refused.value.code == "started"
+    assert Pairing.objects.filter(tournament=tournament, round=2).count() == 2
+
+
+def test_a_round_robin_starts_every_game_at_once_and_ends_with_the_last(people):
+    tournament = event(people[0], kind="roundrobin", double=True)
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    pairings = list(Pairing.objects.filter(tournament=tournament))
+    assert len(pairings) == 12
+    assert len({(p.first_id, p.second_id) for p in pairings}) == 12
+    for number, pairing in enumerate(pairings):
+        finish(pairing.game, number % 2)
+    services.tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    assert shown_points(tournament) == recomputed_points(tournament)
+    assert sum(shown_points(tournament).values()) == 12
+
+
+def test_a_round_robin_with_too_few_players_is_cancelled_at_its_start(people):
+    tournament = event(people[0], kind="roundrobin")
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.CANCELLED and not tournament.pairings.exists()
+
+
+def test_tournament_games_have_no_takebacks_and_no_players_chat(people):
+    from live.sockets import Refusal
+    from play import takeback
+    from talk.services import add_line
+
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    game = Pairing.objects.get().game
+    engine = games.get(game.game)
+    state = engine.replay(game.options, [])
+    play.play(game.pk, game.player0, 0, state.legal_actions()[0])
+    with pytest.raises(play.PlayError) as refused:
+        takeback.propose(game.pk, game.player0, 1)
+    assert refused.value.code == "not_allowed" and "tournament" in str(refused.value)
+    with pytest.raises(Refusal) as refused:
+        add_line(game.pk, game.player1, "good luck")
+    assert refused.value.code == "chat_off"
+    add_line(game.pk, people[5], "a spectator may talk")
+
+
+def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settings, people,
+                                                                          client):
+    from bots import accounts as computers
+
+    settings.TOURNAMENT_COMPUTERS = True
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    bots = Entry.objects.filter(tournament=tournament, player__profile__is_bot=True)
+    assert bots.count() == 2 and not bots.filter(withdrawn=True).exists()
+    for pairing in Pairing.objects.filter(tournament=tournament):
+        assert not (computers.is_bot(pairing.first.player_id)
+                    and computers.is_bot(pairing.second.player_id))
+    rows = table(tournament)
+    assert sorted(row["bot"] for row in rows) == [False, False, True, True]
+    finish(Pairing.objects.get(tournament=tournament).game, 0)
+    services.tick()  # the people just met: each gets a computer now
+    second_wave = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True)
+    assert len(second_wave) == 2
+    for pairing in second_wave:  # the computers win
+        assert computers.is_bot(pairing.first.player_id) != computers.is_bot(
+            pairing.second.player_id)
+        finish(pairing.game, 0 if computers.is_bot(pairing.first.player_id) else 1)
+    for person in people[2:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    assert bots.filter(withdrawn=False).count() == 0  # four people: the computers step out
+    for pairing in Pairing.objects.filter(tournament=tournament, ended_at__isnull=True):
+        finish(pairing.game, 0)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_at=timezone.now() - timedelta(seconds=1))
+    services.tick()
+    # A computer on the podium takes no prize: the best person is named too.
+    rows = table(Tournament.objects.get(pk=tournament.pk))
+    assert any(row["bot"] for row in rows[:3])
+    best = next(row for row in rows if not row["bot"])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"Best person: {best['username']}" in page
+
+
+def test_without_the_setting_no_computer_enters(settings, people):
+    settings.TOURNAMENT_COMPUTERS = False
+    tournament = event(people[0])
+    services.join(tournament.pk, people[0])
+    services.tick()
+    assert tournament.entries.count() == 1
+
+
+def test_a_first_move_not_made_is_a_forfeit_and_pauses_the_absent_arena_player(people):
+    tournament = event(people[0])
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    pairing = Pairing.objects.get()
+    play.expire(pairing.game_id, timezone.now() + timedelta(minutes=2, seconds=50))
+    game = Game.objects.get(pk=pairing.game_id)
+    assert (game.status, game.reason) == (Game.ABORTED, "no_start")
+    absent = Entry.objects.get(pk=pairing.first_id)  # the first player never moved
+    present = Entry.objects.get(pk=pairing.second_id)
+    assert (absent.points, absent.paused) == (0, True)
+    assert (present.points, present.paused) == (2, False)
+    services.tick()
+    assert Pairing.objects.count() == 1  # the absent player is not paired again
+
+
+def test_the_archive_filters_an_events_games(client, people):
+    tournament = event(people[0])
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    pairings = list(Pairing.objects.all())
+    for pairing in pairings:
+        finish(pairing.game, 0)
+    outside = play.start_game(game="hadron", options={"size": 5}, players=people[4:6],
+                              time_control=TimeControl("untimed"))
+    play.resign(outside.pk, people[4], 0)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"/archive/?event={tournament.pk}" in page
+    response = client.get("/archive/", {"event": tournament.pk})
+    shown = {row.game.pk for row in response.context["rows"]}
+    assert shown == {pairing.game_id for pairing in pairings}
+    assert len(client.get("/archive/").context["rows"]) == 3
+    bad = client.get("/archive/", {"event": "999999"})
+    assert bad.context["rows"] is None and "event" in bad.context["form"].errors
