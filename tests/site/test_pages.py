@@ -25,6 +25,14 @@ def test_navigation_has_play_watch_archive_rules(client):
     assert 'href="/rules/" aria-current="page"' in page
 
 
+def test_navigation_leads_to_tournaments_and_lessons_on_every_width(client):
+    page = client.get(reverse("home")).content.decode()
+    wide = page.split('<nav class="main-nav"', 1)[1].split("</nav>", 1)[0]
+    phone = page.split('<div class="account-nav">', 1)[1].split("</div>", 1)[0]
+    for path in ["/tournaments/", "/learn/"]:
+        assert f'href="{path}"' in wide and f'href="{path}"' in phone
+
+
 def test_rules_index_links_every_game(client):
     page = client.get(reverse("rules:index")).content.decode()
     for name in games.names():
