@@ -13,6 +13,7 @@ urlpatterns = [
     path("watch/", include("watch.urls")),
     path("", include("archive.urls")),
     path("", include("analysis.urls")),
+    path("", include("explorer.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("", include("learn.urls")),
     path("admin/", admin.site.urls),
