@@ -26,25 +26,21 @@ class Query:
     state: games.State   # the position after the line (its actions are canonical)
 
 
-def parse(game_name, params) -> Query:
-    """Read a request's options (each of the game's option names), `pool` and `moves`
-    (comma-separated actions, as in records) and check the line with the engine; BadLine
-    with the engine's reason otherwise."""
-    game = games.get(game_name)  # ValueError for an unknown game: the caller's 404
+def position(game_name, params, limit):
+    """The game, its options (each of the game's option names in `params`) and the state
+    after `moves` (comma-separated actions, as in records, at most `limit`), every action
+    checked by the engine; BadLine with the engine's reason otherwise. ValueError for an
+    unknown game (the caller's 404)."""
+    game = games.get(game_name)
     options = {name: params[name] for name in game.option_choices() if params.get(name)}
     try:
         options = game.normalize_options(**options)
     except ValueError as error:
         raise BadLine(str(error)) from None
-    pool = params.get("pool") or OpeningNode.PEOPLE
-    if pool not in POOLS:
-        raise BadLine(f"pool must be {OpeningNode.PEOPLE} or {OpeningNode.COMPUTER}, "
-                      f"not {pool!r}")
     line = [action.strip() for action in (params.get("moves") or "").split(",")
             if action.strip()]
-    if len(line) > counts.DEPTH:
-        raise BadLine(f"the explorer follows the first {counts.DEPTH} actions of a game, "
-                      f"not {len(line)}")
+    if len(line) > limit:
+        raise BadLine(limit_text(limit, len(line)))
     state = game.new(**options)
     for index, action in enumerate(line):
         try:
@@ -52,6 +48,22 @@ def parse(game_name, params) -> Query:
         except games.IllegalAction as reason:
             raise BadLine(f"action {index + 1} ({action}) is illegal: {reason}",
                           index, action) from None
+    return game, options, state
+
+
+def limit_text(limit, count):
+    if limit == counts.DEPTH:
+        return f"the explorer follows the first {limit} actions of a game, not {count}"
+    return f"a line has at most {limit} actions, not {count}"
+
+
+def parse(game_name, params) -> Query:
+    """A node's request: the board, `pool` and the line (see position)."""
+    pool = params.get("pool") or OpeningNode.PEOPLE
+    if pool not in POOLS:
+        raise BadLine(f"pool must be {OpeningNode.PEOPLE} or {OpeningNode.COMPUTER}, "
+                      f"not {pool!r}")
+    game, options, state = position(game_name, params, counts.DEPTH)
     return Query(game, options, counts.variant_of(game.name, options), pool, state)
 
 

@@ -139,3 +139,39 @@ def test_the_page_shows_the_position_and_links_each_next_move(client, alice, bob
     assert "<svg" in text and "?size=5&amp;pool=people&amp;moves=c3%2Cb2" in text
     assert "100.0%" in text
     assert client.get(reverse("explorer:index")).status_code == 200
+
+
+# -- the analysis board --------------------------------------------------------------------------
+
+def test_the_analysis_board_shows_a_line_given_in_its_address(client):
+    url = reverse("explorer:analysis", args=["tripen"])
+    page = client.get(url, {"size": 5, "moves": "c3/0"})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "<svg" in text and "legal move" in text
+    # Each legal move extends the line; the line's steps lead back.
+    assert "?size=5&amp;moves=c3%2F0%2C" in text and 'href="?size=5"' in text
+    data = client.get(reverse("explorer:analysis_json", args=["tripen"]),
+                      {"size": 5, "moves": "c3/0"}).json()
+    assert data["actions"] == ["c3/0"] and data["ply"] == 1 and data["legal"]
+
+
+def test_a_move_typed_on_the_analysis_board_gives_the_line_its_address(client):
+    url = reverse("explorer:analysis", args=["hadron"])
+    response = client.get(url, {"size": 7, "moves": "c3", "next": "d4"})
+    assert response.status_code == 302
+    assert response["Location"] == url + "?size=7&moves=c3%2Cd4"
+    reopened = client.get(response["Location"])
+    assert reopened.status_code == 200 and "c3,d4" in reopened.content.decode()
+
+
+def test_the_analysis_board_refuses_illegal_lines_with_the_engines_reason(client):
+    url = reverse("explorer:analysis", args=["hadron"])
+    refused = client.get(url, {"moves": "c3", "next": "c3"})
+    assert refused.status_code == 400 and b"Action 2 (c3) is illegal: c3 is not empty" in refused.content
+    data = client.get(reverse("explorer:analysis_json", args=["hadron"]),
+                      {"moves": "c3,c3"})
+    assert data.status_code == 400 and data.json()["error"] == "illegal"
+    assert data.json()["index"] == 1
+    assert client.get(url, {"size": 4}).status_code == 400
+    assert client.get("/analysis-board/chess/").status_code == 404
