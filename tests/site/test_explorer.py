@@ -175,3 +175,15 @@ def test_the_analysis_board_refuses_illegal_lines_with_the_engines_reason(client
     assert data.json()["index"] == 1
     assert client.get(url, {"size": 4}).status_code == 400
     assert client.get("/analysis-board/chess/").status_code == 404
+
+
+def test_a_win_counts_for_the_side_the_winner_played_after_a_swap(client, alice, bob):
+    """Tripen's pie rule: bob, who moved second, swaps and plays Red (side 0) from then on."""
+    game = services.start_game(game="tripen", options={"size": 5}, players=(alice, bob),
+                               time_control=TimeControl.untimed(), rated=True)
+    game = play(game, "c3/0", "swap")
+    assert game.swapped
+    services.resign(game.pk, alice, game.ply_count)
+    answer = client.get(reverse("explorer:node_json", args=["tripen"]),
+                        {"size": 5, "moves": "c3/0"}).json()
+    assert [(row["action"], row["wins"]) for row in answer["next"]] == [("swap", [1, 0])]
