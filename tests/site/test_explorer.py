@@ -168,7 +168,8 @@ def test_a_move_typed_on_the_analysis_board_gives_the_line_its_address(client):
 def test_the_analysis_board_refuses_illegal_lines_with_the_engines_reason(client):
     url = reverse("explorer:analysis", args=["hadron"])
     refused = client.get(url, {"moves": "c3", "next": "c3"})
-    assert refused.status_code == 400 and b"Action 2 (c3) is illegal: c3 is not empty" in refused.content
+    assert refused.status_code == 400
+    assert b"Action 2 (c3) is illegal: c3 is not empty" in refused.content
     data = client.get(reverse("explorer:analysis_json", args=["hadron"]),
                       {"moves": "c3,c3"})
     assert data.status_code == 400 and data.json()["error"] == "illegal"
