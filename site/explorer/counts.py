@@ -37,10 +37,13 @@ def line_hash(actions) -> str:
 
 
 def pool_of(game, is_computer=is_bot):
-    """Which pool a finished game counts in: rated games between two people, games with a
-    computer player (rated or not), or none (a casual game between people)."""
-    if is_computer(game.player0_id) or is_computer(game.player1_id):
-        return OpeningNode.COMPUTER
+    """Which pool a finished game counts in: rated games between two people, games between a
+    person and a computer player (rated or not), or none: a casual game between people, or
+    the computers' exhibition (bots.services), which is no one's game and not in the
+    Archive."""
+    computers = is_computer(game.player0_id) + is_computer(game.player1_id)
+    if computers:
+        return OpeningNode.COMPUTER if computers == 1 else None
     return OpeningNode.PEOPLE if game.rated else None
 
 

@@ -93,11 +93,18 @@ def test_a_takeback_before_the_end_changes_nothing(client, alice, bob):
 
 
 def test_games_with_the_computer_count_in_their_own_pool(client, alice):
+    """A person against a computer: the `computer` pool, not the people's."""
     computer = accounts.bot_for(1)
     game = play(start(alice, computer, "hadron", {"size": 5}), "c3")
     services.resign(game.pk, alice, services.load(game.pk).ply_count)
     assert table(client, pool="computer") == {"c3": (1, [0, 1], 0)}
     assert table(client) == {}
+    # The computers' exhibition (two computers) is no one's game: counted nowhere.
+    exhibition = play(start(accounts.bot_for(2), accounts.bot_for(3), "hadron", {"size": 5}),
+                      "a1")
+    services.resign(exhibition.pk, accounts.bot_for(3), exhibition.ply_count)
+    assert services.load(exhibition.pk).has_result
+    assert table(client, pool="computer") == {"c3": (1, [0, 1], 0)}
 
 
 def test_the_rebuild_command_recounts_the_archive_idempotently(client, alice, bob):
