@@ -74,7 +74,15 @@ def board_choices(game):
     choices = [{}]
     for option, values in game.option_choices().items():
         choices = [{**choice, option: value} for choice in choices for value in values]
-    return choices
+    return [choice for choice in choices if allowed(game, choice)]
+
+
+def allowed(game, options):
+    try:
+        game.normalize_options(**options)  # e.g. no long Colorful board of side 7
+    except ValueError:
+        return False
+    return True
 
 
 @require_GET

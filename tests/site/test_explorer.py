@@ -195,3 +195,9 @@ def test_a_win_counts_for_the_side_the_winner_played_after_a_swap(client, alice,
     answer = client.get(reverse("explorer:node_json", args=["tripen"]),
                         {"size": 5, "moves": "c3/0"}).json()
     assert [(row["action"], row["wins"]) for row in answer["next"]] == [("swap", [1, 0])]
+
+
+def test_the_board_choices_are_the_boards_the_game_is_played_on(client):
+    page = client.get(reverse("explorer:node", args=["colorful"])).content.decode()
+    assert "hexhex side 7" in page and "long board side 6" in page
+    assert "long board side 7" not in page and "long board side 3" not in page
