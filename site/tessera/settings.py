@@ -157,6 +157,8 @@ INSTALLED_APPS = [
     "dashboard",
     "talk",
     "analysis",
+    # The opening explorer: counts kept as games end (play.endings), served per line.
+    "explorer",
     "frontend",
     # Computer players and the worker processes that run jobs (docs/design.md).
     "bots",

@@ -14,6 +14,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("", include("archive.urls")),
     path("", include("analysis.urls")),
+    path("", include("explorer.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("", include("learn.urls")),
     path("admin/", admin.site.urls),
