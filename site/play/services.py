@@ -153,7 +153,12 @@ def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=No
     saw (a computer's answer, bots.moves): a different one means the position at `ply` is not
     the one it thought about, and the action is refused as stale. `thinking_since`: when a
     computer's worker began to think it (its clock is charged from then to `now`)."""
-    return change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
+    messages = change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
+    # The opponent's queued turn, if any, at once and in the same lane job (play.premoves).
+    from play import premoves
+
+    premoves.follow(game_id, now or timezone.now())
+    return messages
 
 
 def clock_start(game, player, at):
