@@ -110,6 +110,9 @@ class Game(models.Model):
     # How many takebacks the game has had. Taken-back actions are deleted, so a (game, ply)
     # names a different position after one: every cache of positions keys on this too.
     takebacks = models.PositiveIntegerField(default=0)
+    # Whether a player has a premove queued (play.premoves): read with the game row, so a move
+    # costs no extra query when nobody has.
+    premove_waiting = models.BooleanField(default=False)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 

@@ -24,7 +24,7 @@ from django.db import transaction
 
 import games
 from play import broadcast
-from play.models import Premove
+from play.models import Game, Premove
 from play.services import PlayError, _play, change, game_over, require_player, stale
 
 PREMOVE_CHARGE_MS = 100
@@ -73,6 +73,7 @@ def _queue(game, me, now, ply, actions):
     premove, _ = Premove.objects.update_or_create(
         game=game, player=me,
         defaults={"ply": ply, "takebacks": game.takebacks, "actions": canonical})
+    _waiting(game, True)
     _tell_owner(game, me, queued_message(premove))
     return []
 
@@ -80,36 +81,40 @@ def _queue(game, me, now, ply, actions):
 def _cancel(game, me, now):
     require_player(me)
     if game.premoves.filter(player=me).delete()[0]:
+        _waiting(game, game.premoves.exists())
         _tell_owner(game, me, {"type": "premove_cleared", "reason": "cancelled"})
     return []
 
 
+def _waiting(game, flag):
+    if game.premove_waiting != flag:
+        game.premove_waiting = flag
+        Game.objects.filter(pk=game.pk).update(premove_waiting=flag)
+
+
 # -- after the opponent's action -----------------------------------------------------------------
 
-def follow(game_id, after):
-    """Play the premove of the player now to move in `game_id`, if any: called once an action
-    judged at `after` is stored. Returns whether one was played."""
-    if not Premove.objects.filter(game_id=game_id).exists():
-        return False
-    return change(game_id, None, _follow,
-                  now=after + timedelta(milliseconds=PREMOVE_CHARGE_MS))
-
-
-def _follow(game, _nobody, now):
-    if not game.is_active:
-        game.premoves.all().delete()
-        return False
+def follow(game, after):
+    """Play the premove of the player now to move, in the transaction that stored the
+    opponent's action judged at `after` (services._play calls this while the game's row is
+    locked, so nothing else of the game can come between). Every other premove of the game
+    is dropped: its owner has just acted. Returns whether one was played."""
+    queued = {premove.player: premove for premove in game.premoves.all()}
+    game.premoves.all().delete()
+    _waiting(game, False)
     state = game.state()
-    owner = game.player_of(state.to_move)
-    premove = game.premoves.filter(player=owner).first()
+    owner = None if state.is_over else game.player_of(state.to_move)
+    for player, premove in queued.items():
+        if player != owner:
+            _dropped(game, premove, PlayError("stale", "you acted yourself since queuing the "
+                                                       "premove"))
+    premove = queued.get(owner)
     if premove is None:
         return False
-    premove.delete()
-    reason = _why_not(game, owner, premove, state)
+    now = after + timedelta(milliseconds=PREMOVE_CHARGE_MS)
+    reason = _why_not(game, owner, premove, state, now)
     if reason is not None:
-        _tell_owner(game, owner, {"type": "premove_cleared", "reason": "dropped",
-                                  "code": reason.code, "message": reason.message,
-                                  "actions": list(premove.actions)})
+        _dropped(game, premove, reason)
         return False
     for action in premove.actions:
         _play(game, owner, now, game.ply_count, action)
@@ -118,13 +123,19 @@ def _follow(game, _nobody, now):
     return True
 
 
-def _why_not(game, owner, premove, state):
-    """A PlayError saying why `premove` cannot be played now, or None: the whole turn is
+def _dropped(game, premove, reason):
+    _tell_owner(game, premove.player, {
+        "type": "premove_cleared", "reason": "dropped", "code": reason.code,
+        "message": reason.message, "actions": list(premove.actions)})
+
+
+def _why_not(game, owner, premove, state, now):
+    """A PlayError saying why `premove` cannot be played `now`, or None: the whole turn is
     checked on the engine before any of it is stored."""
     if premove.takebacks != game.takebacks:
         return PlayError("stale", "a takeback changed the position the premove was meant for")
-    if game.action_rows.filter(ply__gte=premove.ply, player=owner).exists():
-        return PlayError("stale", "you acted yourself since queuing the premove")
+    if game.remaining_at(now)[owner] <= 0:
+        return PlayError("no_time", "your clock would run out before the premove")
     for number, action in enumerate(premove.actions, 1):
         if state.is_over or game.player_of(state.to_move) != owner:
             return PlayError("illegal", f"your turn ended before action {number} of the "

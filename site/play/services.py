@@ -153,12 +153,7 @@ def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=No
     saw (a computer's answer, bots.moves): a different one means the position at `ply` is not
     the one it thought about, and the action is refused as stale. `thinking_since`: when a
     computer's worker began to think it (its clock is charged from then to `now`)."""
-    messages = change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
-    # The opponent's queued turn, if any, at once and in the same lane job (play.premoves).
-    from play import premoves
-
-    premoves.follow(game_id, now or timezone.now())
-    return messages
+    return change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
 
 
 def clock_start(game, player, at):
@@ -263,6 +258,11 @@ def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
         "swapped": game.swapped, "state": positions.lean(after, full),
         "clocks": clocks_of(game, now), "result": result_of(game)}, stored=(ply, canonical))
     broadcast.announce(game, "action")
+    if game.premove_waiting and next_player is not None and next_player != me:
+        # The opponent's queued turn, at once, in this transaction (play.premoves).
+        from play import premoves
+
+        premoves.follow(game, now)
     return []
 
 

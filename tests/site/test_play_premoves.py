@@ -106,7 +106,32 @@ def test_cancel_and_takeback_drop_it(alice, bob):
     Premove.objects.update(takebacks=5)
     services.play(game.pk, alice, 2, "a1")
     assert refresh(game).action_list() == ["c3", "e5", "a1"]
-    assert not Premove.objects.exists()
+    assert not Premove.objects.exists() and not refresh(game).premove_waiting
+
+
+def test_a_premove_that_would_flag_is_dropped(alice, bob):
+    game = hadron(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    premoves.queue(game.pk, alice, 1, ["a1"])
+    Game.objects.filter(pk=game.pk).update(remaining0_ms=premoves.PREMOVE_CHARGE_MS // 2)
+    services.play(game.pk, bob, 1, "e5")
+    game = refresh(game)
+    assert game.action_list() == ["c3", "e5"] and game.player_to_move() == 0
+
+
+def test_queued_premove_costs_one_more_statement_only_when_there_is_one(alice, bob):
+    """The flag on the game row: a move with no premove queued reads nothing more
+    (tests/site/test_play_services.py counts its statements)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = hadron(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    premoves.queue(game.pk, alice, 1, ["a1"])
+    with CaptureQueriesContext(connection) as move:
+        services.play(game.pk, bob, 1, "e5")
+    assert any('"play_premove"' in query["sql"] for query in move.captured_queries)
+    assert refresh(game).action_list() == ["c3", "e5", "a1"]
 
 
 def test_premove_never_acts_after_the_end(alice, bob):
@@ -114,7 +139,7 @@ def test_premove_never_acts_after_the_end(alice, bob):
     services.play(game.pk, alice, 0, "c3")
     premoves.queue(game.pk, alice, 1, ["a1"])
     services.resign(game.pk, bob, 1)
-    assert premoves.follow(game.pk, timezone.now()) is False
+    # The opponent's resignation ended it: there is no turn left to play it in.
     game = refresh(game)
     assert game.action_list() == ["c3"] and game.reason == "resign"
     assert snapshot(game, alice)["premove"] is None
