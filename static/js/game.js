@@ -357,7 +357,7 @@ function renderBoard() {
     return;
   }
   board.render(game.state, {
-    interactive: isMyTurn(game) || premove.possible(), hints: getPref("hints"),
+    interactive: isMyTurn(game) || premove.possible(), hints: getPref("hints") && isMyTurn(game),
     ...(colorful ? colorful.boardView() : {}),
   });
   premove.mark();
