@@ -19,6 +19,7 @@ import { playSound } from "./sounds.js";
 import { ChatPanel } from "./game/chat.js";
 import { ColorfulPanels } from "./game/colorful.js";
 import { GameControls } from "./game/controls.js";
+import { bindNotes } from "./game/notes.js";
 import { PremoveControls } from "./game/premove.js";
 import { TakebackControls, applyTakenBack } from "./game/takeback.js";
 import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
@@ -435,6 +436,7 @@ onLowTime((player) => {
   if (player === game.you && isLive(game)) playSound("lowTime");
 });
 
+bindNotes();
 mountBoard();
 renderAll();
 socket.connect();
