@@ -23,6 +23,7 @@ from datetime import timedelta
 from django.db import transaction
 
 import games
+from live.sql import converted, converters, fetch, quote, table
 from play import broadcast
 from play.models import Game, Premove
 from play.services import PlayError, _play, change, game_over, require_player, stale
@@ -98,10 +99,12 @@ def follow(game, after):
     """Play the premove of the player now to move, in the transaction that stored the
     opponent's action judged at `after` (services._play calls this while the game's row is
     locked, so nothing else of the game can come between). Every other premove of the game
-    is dropped: its owner has just acted. Returns whether one was played."""
-    queued = {premove.player: premove for premove in game.premoves.all()}
-    game.premoves.all().delete()
-    _waiting(game, False)
+    is dropped: its owner has just acted. Returns whether one was played.
+
+    Two statements when one is played: the premoves taken (DELETE ... RETURNING) and the
+    premove's action stored, which writes the game's flag with it."""
+    queued = {premove.player: premove for premove in taken(game)}
+    game.premove_waiting = False
     state = game.state()
     owner = None if state.is_over else game.player_of(state.to_move)
     for player, premove in queued.items():
@@ -109,18 +112,33 @@ def follow(game, after):
             _dropped(game, premove, PlayError("stale", "you acted yourself since queuing the "
                                                        "premove"))
     premove = queued.get(owner)
-    if premove is None:
-        return False
     now = after + timedelta(milliseconds=PREMOVE_CHARGE_MS)
-    reason = _why_not(game, owner, premove, state, now)
-    if reason is not None:
-        _dropped(game, premove, reason)
+    reason = None if premove is None else _why_not(game, owner, premove, state, now)
+    if premove is None or reason is not None:
+        Game.objects.filter(pk=game.pk).update(premove_waiting=False)
+        if reason is not None:
+            _dropped(game, premove, reason)
         return False
     for action in premove.actions:
         _play(game, owner, now, game.ply_count, action)
     _tell_owner(game, owner, {"type": "premove_cleared", "reason": "played",
                               "actions": list(premove.actions)})
     return True
+
+
+def taken(game):
+    """The game's premoves, deleted: one statement."""
+    meta = Premove._meta
+    columns = [meta.get_field(name) for name in ("player", "ply", "takebacks", "actions")]
+    sql = "DELETE FROM {} WHERE {} = %s RETURNING {}".format(
+        table(Premove), quote(meta.get_field("game").column),
+        ", ".join(quote(field.column) for field in columns))
+    found = []
+    for row in fetch(sql, [game.pk]):
+        values = converted(row, converters(columns))
+        found.append(Premove(game=game, **dict(zip(("player", "ply", "takebacks", "actions"),
+                                                   values))))
+    return found
 
 
 def _dropped(game, premove, reason):

@@ -38,7 +38,7 @@ from play.snapshots import clocks_of, load, result_of, snapshot
 
 # What a move changes on the game row (one UPDATE).
 MOVE_FIELDS = ["ply_count", "swapped", "both_moved", "remaining0_ms", "remaining1_ms",
-               "turn_started_at", "updated_at"]
+               "turn_started_at", "updated_at", "premove_waiting"]
 
 
 class PlayError(Refusal):
