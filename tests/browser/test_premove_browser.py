@@ -35,6 +35,8 @@ def test_hadron_premove_queued_cancelled_and_played(daphne_server, new_page, scr
     click_cell(bob, "a1")
     expect(premove_cell(bob, "a1")).to_have_class(re.compile(r"\bpremove\b"))
     expect(premove_cell(alice, "a1")).not_to_have_class(re.compile(r"\bpremove\b"))
+    helpers.expect_notice(bob, "Premove a1 queued: it is played as soon as your turn comes. "
+                                "Click it again to cancel.")
     helpers.shoot(bob, screenshot_dir, "premove-queued")
     # Kept by the server: a reload shows it again.
     open_game(bob, server, path)

@@ -43,11 +43,14 @@ export class PremoveControls {
 
   queuedNews(message) {
     this.queued = { ply: message.ply, actions: message.actions };
+    this.notice.show(`Premove ${message.actions.join(", ")} queued: it is played as soon as `
+      + "your turn comes. Click it again to cancel.", "info");
     this.redrawBoard();
   }
 
   clearedNews(message) {
     this.queued = null;
+    if (message.reason === "cancelled") this.notice.clear();
     if (message.reason === "dropped") {
       this.notice.show(`Premove dropped: ${message.message}`, "illegal");
     }
