@@ -257,12 +257,15 @@ def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
         "type": "action", "ply": ply, "action": canonical, "player": me,
         "swapped": game.swapped, "state": positions.lean(after, full),
         "clocks": clocks_of(game, now), "result": result_of(game)}, stored=(ply, canonical))
-    broadcast.announce(game, "action")
     if game.premove_waiting and next_player is not None and next_player != me:
-        # The opponent's queued turn, at once, in this transaction (play.premoves).
+        # The opponent's queued turn, at once, in this transaction (play.premoves). When it
+        # is played, its own announcement tells the other apps of both actions: they read
+        # the game as it stands then (one computer's turn asked for, not two).
         from play import premoves
 
-        premoves.follow(game, now)
+        if premoves.follow(game, now):
+            return []
+    broadcast.announce(game, "action")
     return []
 
 

@@ -58,7 +58,8 @@ def premove_of(game, player):
     """The premove `player` has queued (play.premoves), for their eyes only, or None."""
     if player is None or not game.is_active or not game.time_control.is_realtime:
         return None
-    found = game.premoves.filter(player=player).first()
+    # One queued before a takeback is for a position that is gone (dropped when next due).
+    found = game.premoves.filter(player=player, takebacks=game.takebacks).first()
     return None if found is None else {"ply": found.ply, "actions": list(found.actions)}
 
 

@@ -139,3 +139,37 @@ def test_a_played_premove_costs_two_statements(alice, bob):
         assert sent == ["SELECT", "INSERT", "UPDATE", "DELETE", "INSERT", "UPDATE"], sent
     game = refresh(game)
     assert game.action_list() == ["c3", "e5", "a1"] and not game.premove_waiting
+
+
+def test_premove_against_the_computer_played_on_its_answer(alice, django_capture_on_commit_callbacks):
+    """The computer's answer comes through services.play like anyone's: the person's premove
+    follows it at once, and the computer is asked once for its next turn."""
+    from bots import accounts, jobs
+
+    computer = accounts.bot_for(1)
+    game = start(alice, computer, "hadron", {"size": 5}, TimeControl.realtime(5, 0))
+    submitted = []
+    real_submit = jobs.submit
+
+    def counting(kind, payload, *args, **kwargs):
+        submitted.append((kind, payload["ply"]))
+        return real_submit(kind, payload, *args, **kwargs)
+
+    import bots.moves
+    bots.moves.submit, saved = counting, bots.moves.submit
+    try:
+        services.play(game.pk, alice, 0, "c3")  # the computer's job waits: hooks not run
+        state = refresh(game).state()
+        mine = next(a for a in state.legal_actions() if a != "c3")
+        premoves.queue(game.pk, alice, 1, [mine])
+        with django_capture_on_commit_callbacks(execute=True):
+            bots.moves.on_game_changed(Game, refresh(game), "action")
+    finally:
+        bots.moves.submit = saved
+    game = refresh(game)
+    actions = game.action_list()
+    assert len(actions) >= 3 and actions[0] == "c3" and actions[2] == mine
+    assert game.action_rows.get(ply=2).player == 0
+    # Asked for ply 1 and then for ply 3 (after the premove), never twice for one ply.
+    plies = [ply for kind, ply in submitted if kind == "bot_move"]
+    assert plies[:2] == [1, 3] and len(plies) == len(set(plies))
