@@ -126,6 +126,14 @@ def follow(game, after):
     return True
 
 
+def drop_all(game, why):
+    """Drop every premove of the game, their owners told `why` (a takeback)."""
+    for premove in taken(game):
+        _dropped(game, premove, PlayError("stale", why))
+    game.premove_waiting = False
+    Game.objects.filter(pk=game.pk).update(premove_waiting=False)
+
+
 def taken(game):
     """The game's premoves, deleted: one statement."""
     meta = Premove._meta

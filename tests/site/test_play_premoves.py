@@ -173,3 +173,18 @@ def test_premove_against_the_computer_played_on_its_answer(alice, django_capture
     # Asked for ply 1 and then for ply 3 (after the premove), never twice for one ply.
     plies = [ply for kind, ply in submitted if kind == "bot_move"]
     assert plies[:2] == [1, 3] and len(plies) == len(set(plies))
+
+
+def test_an_accepted_takeback_drops_the_premove(alice, bob):
+    from play import takeback
+
+    game = hadron(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "e5")
+    services.play(game.pk, alice, 2, "a1")
+    premoves.queue(game.pk, alice, 3, ["e1"])
+    takeback.propose(game.pk, bob, 3)
+    takeback.accept(game.pk, alice, 3)  # bob's turn again: his e5 and her a1 go back
+    game = refresh(game)
+    assert game.action_list() == ["c3"] and not game.premove_waiting
+    assert not Premove.objects.exists() and snapshot(game, alice)["premove"] is None
