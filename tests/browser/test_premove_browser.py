@@ -1,6 +1,7 @@
 """A Hadron premove in Chromium: while the opponent is to move, a click queues the player's next
 stone (shown faintly, seen again after a reload); a click on it cancels it; queued again, it is
-played by the server the moment the opponent moves, and the player sees it on the board.
+played by the server the moment the opponent moves, and the player sees it on the board. Then
+a private note, seen by its author only.
 Screenshot: tests/browser/screenshots/premove-queued*.png."""
 import re
 
@@ -55,4 +56,16 @@ def test_hadron_premove_queued_cancelled_and_played(daphne_server, new_page, scr
         assert moves_of(page) == ["c3", "e1"]
     expect(premove_cell(bob, "e1")).not_to_have_class(re.compile(r"\bpremove\b"))
     expect(alice.locator("#game-page")).to_have_class(re.compile(r"\bmy-turn\b"))
+
+    # A private note, saved in place (the game goes on), read again after a reload by its
+    # author only.
+    bob.locator("#notes summary").click()
+    bob.fill("#note-text", "premoved e1: watch her c-file")
+    bob.click("#note-form button[type=submit]")
+    expect(bob.locator("#note-status")).to_have_text("Saved.")
+    open_game(bob, server, path)
+    expect(bob.locator("#note-text")).to_have_value("premoved e1: watch her c-file")
+    open_game(alice, server, path)
+    expect(alice.locator("#note-text")).to_have_value("")
+    assert "watch her c-file" not in alice.content()
     assert errors == []
