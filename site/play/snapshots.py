@@ -56,7 +56,7 @@ def rematch_status(game):
 
 def premove_of(game, player):
     """The premove `player` has queued (play.premoves), for their eyes only, or None."""
-    if player is None or not game.is_active or not game.time_control.is_realtime:
+    if player is None or not game.premove_waiting or not game.is_active:
         return None
     # One queued before a takeback is for a position that is gone (dropped when next due).
     found = game.premoves.filter(player=player, takebacks=game.takebacks).first()
