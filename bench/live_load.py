@@ -230,6 +230,7 @@ class Backend:
             # The load comes from one address and is meant to be carried, not refused.
             LIVE_SOCKETS_PER_ADDRESS="100000", LIVE_SOCKETS_PER_USER="1000",
             LIVE_RATE_BURST="100000", LIVE_RATE_PER_SECOND="100000", LIVE_FLOOD_CLOSE="100000",
+            LIVE_SNAPSHOT_BURST="1000000", LIVE_SNAPSHOT_PER_SECOND="1000000",
         )
         if self.redis_url:
             prefix = f"bench-{self.token}-{run_label}"

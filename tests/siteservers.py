@@ -40,6 +40,9 @@ def server_env(database_url, **extra):
         # The live path's periodic work, quicker than in production so that tests of presence,
         # keep-alives and the sweeper wait seconds, not minutes.
         LIVE_HEARTBEAT="1", LIVE_KEEPALIVE="2", LIVE_SWEEP="0.5",
+        # Every test client comes from 127.0.0.1: one address's snapshot budget (live.budget)
+        # would be the whole suite's. tests/ws/test_snapshot_budget.py checks the budget.
+        LIVE_SNAPSHOT_BURST="100000",
     )
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]

@@ -7,10 +7,11 @@ session. So:
 * every socket of a logged-in user joins the user's `account-<id>` group (live.sockets), in
   whatever server process it runs;
 * a log-out sends that group `session.ended` with the session's key: the sockets opened with it
-  close at once; a change to the account (a new password, deactivation: any save of the user
-  row but the log-in's own `last_login`) sends `session.check`: every socket of the user reads
-  its session again (live.auth.user_of_session, the handshake's own check) and closes if it no
-  longer names the user;
+  close at once; a change to the account (a new password, deactivation: a save of the user
+  row, unless its update_fields leave out the password and `is_active`) sends
+  `session.check`: every socket of the user reads its session again
+  (live.auth.user_of_session, the handshake's own check) and closes if it no longer names
+  the user;
 * actions that change anything (the game socket's moves, resignations, chat...) read the
   session again on the database thread that runs them, before the change, in case the news
   above was lost (two primary-key reads, beside the change's own queries).
@@ -73,8 +74,12 @@ def logged_out(sender, request, user, **kwargs):
     outbox.send(account_group(user.pk), {"type": "session.ended", "session": key})
 
 
+# The fields of the user row a session depends on (its hash, Django's checks).
+SESSION_FIELDS = {"password", "is_active"}
+
+
 def account_changed(sender, instance, created, update_fields=None, **kwargs):
-    if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
+    if created or (update_fields is not None and not SESSION_FIELDS & set(update_fields)):
         return
     group = account_group(instance.pk)
     transaction.on_commit(lambda: outbox.send(group, {"type": "session.check"}))

@@ -160,6 +160,8 @@ INSTALLED_APPS = [
     "frontend",
     # Computer players and the worker processes that run jobs (docs/design.md).
     "bots",
+    # Lessons and puzzles (games.lessons, games.puzzles).
+    "learn",
 ]
 
 MIDDLEWARE = [

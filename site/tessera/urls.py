@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("archive.urls")),
     path("", include("analysis.urls")),
     path("leaderboard/", include("ratings.urls")),
+    path("", include("learn.urls")),
     path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
 ]

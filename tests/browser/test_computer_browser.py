@@ -80,6 +80,8 @@ def test_a_new_player_plays_the_computer_to_the_end(pool_server, new_page, scree
     markers = {id(page): open_game(page, server, path) for page in (player, spectator)}
     for page in (player, spectator):
         expect(page.locator("#players")).to_contain_text("computer-level-1")
+        # The BOT mark with its level, drawn by the page's script from the snapshot's badge.
+        expect(page.locator("#players .computer-mark")).to_have_text("BOT 1")
     engine, rng = games.get(game), random.Random(5)
     while True:
         snapshot = snapshot_json(server, path)
@@ -97,6 +99,10 @@ def test_a_new_player_plays_the_computer_to_the_end(pool_server, new_page, scree
         expect(page.locator("#game-page")).to_have_attribute("data-status", "finished")
         expect_banner(page, state.to_dict()["result"])
         assert_not_reloaded(page, markers[id(page)])
+    for page in (player, spectator):
+        expect(page.locator("#players .computer-mark")).to_have_text("BOT 1")
+    if game == "hadron":
+        player.locator("#players").screenshot(path=screenshot_dir / "computer-bot-mark.png")
     expect(spectator.locator("#moves .act")).to_have_count(state.ply)
     shoot(spectator, screenshot_dir, f"computer-{game}-spectator-end")
 

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class LearnConfig(AppConfig):
+    name = "learn"
+    verbose_name = "Lessons and puzzles"
