@@ -51,3 +51,9 @@ def announce(game, what):
         signals.game_changed.send(sender=type(game), game=game, event=what)
 
     transaction.on_commit(tell)
+
+
+def now_to_seat(game_id, player, message):
+    """Send `message` now to the sockets of one player of the game (player index): news
+    nobody else may hear (a premove). The game socket drops it on everyone else's."""
+    outbox.send(group_name(game_id), {**event(message), "seat": player})

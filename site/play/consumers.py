@@ -18,8 +18,8 @@ import logging
 
 from live import budget, lanes
 from live.sockets import JsonSocket, Refusal
-from play import (broadcast, positions, presence, rematch, rooms, services, snapshots,
-                  takeback)
+from play import (broadcast, positions, premoves, presence, rematch, rooms, services,
+                  snapshots, takeback)
 from play.models import Game
 from talk import services as talk
 
@@ -52,17 +52,32 @@ def action_of(message):
     return action
 
 
+def premove_actions(message):
+    """A premove's turn: "actions", a list of actions (or one "action")."""
+    if "action" in message and "actions" not in message:
+        return [action_of(message)]
+    actions = message.get("actions")
+    if not isinstance(actions, list) or not 0 < len(actions) <= premoves.MAX_ACTIONS:
+        raise Refusal("bad_message",
+                      f"'actions' must be a list of 1 to {premoves.MAX_ACTIONS} actions")
+    return [action_of({"action": action}) for action in actions]
+
+
 class GameConsumer(JsonSocket):
     max_frame = 4096
     handlers = {"play": "on_play", "resign": "on_resign", "abort": "on_abort",
                 "claim_victory": "on_claim_victory", "rematch": "on_rematch",
                 "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot",
                 "takeback": "on_takeback", "accept_takeback": "on_accept_takeback",
-                "decline_takeback": "on_decline_takeback", "chat": "on_chat"}
+                "decline_takeback": "on_decline_takeback", "chat": "on_chat",
+                "premove": "on_premove", "premove_cancel": "on_premove_cancel"}
     unknown_text = "see docs/protocol.md for the messages a game socket takes"
     # Whether this socket is one of the players': known from its first snapshot (the seat of
     # a socket never changes). Until then it hears only the chat news meant for everyone.
     is_player = None
+    # Which player's socket this is (player index; None: a spectator's): news for one seat
+    # (a premove) reaches only that player's sockets.
+    seat = None
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -146,6 +161,13 @@ class GameConsumer(JsonSocket):
     async def on_decline_takeback(self, message):
         await self.change(takeback.decline, self.player(), now=self.received_at)
 
+    async def on_premove(self, message):
+        await self.change(premoves.queue, self.player(), ply_of(message),
+                          premove_actions(message), now=self.received_at)
+
+    async def on_premove_cancel(self, message):
+        await self.change(premoves.cancel, self.player(), now=self.received_at)
+
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")
         text = talk.clean_text(message.get("text"))
@@ -177,10 +199,13 @@ class GameConsumer(JsonSocket):
         # The position's JSON text is made once per ply (play.positions.Position).
         await self.send(text_data=positions.message_text("snapshot", snapshot))
         self.is_player = snapshot["you"] is not None
+        self.seat = snapshot["you"]
         rooms.learn(self.game_id, snapshot["state"]["ply"], snapshot["clocks"]["expires_at"])
 
     async def live_event(self, event):
         if "audience" in event and not talk.hears(event["audience"], self.is_player):
+            return
+        if "seat" in event and event["seat"] != self.seat:
             return
         await super().live_event(event)
 

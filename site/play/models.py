@@ -110,6 +110,9 @@ class Game(models.Model):
     # How many takebacks the game has had. Taken-back actions are deleted, so a (game, ply)
     # names a different position after one: every cache of positions keys on this too.
     takebacks = models.PositiveIntegerField(default=0)
+    # Whether a player has a premove queued (play.premoves): read with the game row, so a move
+    # costs no extra query when nobody has.
+    premove_waiting = models.BooleanField(default=False)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 
@@ -348,3 +351,37 @@ class Connection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["game", "seen_at"], name="play_conn_game_seen")]
+
+
+class Premove(models.Model):
+    """A realtime player's next turn, queued while the opponent is to move (play.premoves):
+    one or more actions, played by the server the moment the turn passes to its owner, if
+    still legal. Seen only by its owner. One per player and game; gone once played, dropped,
+    cancelled, or the game is over."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="premoves")
+    player = models.SmallIntegerField()  # PLAYER index, as Game.winner
+    # The ply and takeback count the owner saw when queuing it: the opponent's turn it waits
+    # behind. A takeback since then drops it (the position it was meant for is gone).
+    ply = models.PositiveIntegerField()
+    takebacks = models.PositiveIntegerField(default=0)
+    actions = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"],
+                                               name="one_premove_per_player")]
+
+
+class Note(models.Model):
+    """A player's private notes on a game: shown only to their author, kept with the game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="game_notes")
+    text = models.TextField(max_length=4000)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "author"],
+                                               name="one_note_per_author")]

@@ -38,7 +38,7 @@ from play.snapshots import clocks_of, load, result_of, snapshot
 
 # What a move changes on the game row (one UPDATE).
 MOVE_FIELDS = ["ply_count", "swapped", "both_moved", "remaining0_ms", "remaining1_ms",
-               "turn_started_at", "updated_at"]
+               "turn_started_at", "updated_at", "premove_waiting"]
 
 
 class PlayError(Refusal):
@@ -257,6 +257,14 @@ def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
         "type": "action", "ply": ply, "action": canonical, "player": me,
         "swapped": game.swapped, "state": positions.lean(after, full),
         "clocks": clocks_of(game, now), "result": result_of(game)}, stored=(ply, canonical))
+    if game.premove_waiting and next_player is not None and next_player != me:
+        # The opponent's queued turn, at once, in this transaction (play.premoves). When it
+        # is played, its own announcement tells the other apps of both actions: they read
+        # the game as it stands then (one computer's turn asked for, not two).
+        from play import premoves
+
+        if premoves.follow(game, now):
+            return []
     broadcast.announce(game, "action")
     return []
 

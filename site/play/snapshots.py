@@ -54,6 +54,15 @@ def rematch_status(game):
             "url": follow_up.get_absolute_url() if follow_up else None}
 
 
+def premove_of(game, player):
+    """The premove `player` has queued (play.premoves), for their eyes only, or None."""
+    if player is None or not game.premove_waiting or not game.is_active:
+        return None
+    # One queued before a takeback is for a position that is gone (dropped when next due).
+    found = game.premoves.filter(player=player, takebacks=game.takebacks).first()
+    return None if found is None else {"ply": found.ply, "actions": list(found.actions)}
+
+
 def snapshot(game, user=None, now=None, presence=None):
     """Everything a client needs to draw the game from scratch. `presence`: when the caller
     has just counted it."""
@@ -61,6 +70,7 @@ def snapshot(game, user=None, now=None, presence=None):
     state = game.state()
     presence = presence or presence_of(game, now)
     ratings = badges(game.players(), game.game, now)
+    you = game.player_index(user)
     return {
         **game.identity(),
         "players": [
@@ -71,7 +81,7 @@ def snapshot(game, user=None, now=None, presence=None):
         ],
         "swapped": game.swapped,
         "rated": game.rated,
-        "you": game.player_index(user),
+        "you": you,
         "time_control": game.time_control.to_dict(),
         "clocks": clocks_of(game, now),
         "status": game.status,
@@ -84,4 +94,6 @@ def snapshot(game, user=None, now=None, presence=None):
         "takebacks": game.takebacks,
         # A reloaded page shows the conversation it had.
         "chat": lines_for(game, user),
+        # Only the owner's own snapshot carries their queued turn.
+        "premove": premove_of(game, you),
     }

@@ -155,6 +155,10 @@ def do_take_back(game, proposer, accepted_by, now):
     # a correspondence turn gets a fresh deadline.
     game.turn_started_at = now if tc.is_realtime or tc.is_correspondence else None
     game.take_position(state)
+    if game.premove_waiting:
+        from play import premoves
+
+        premoves.drop_all(game, "a takeback changed the position the premove was meant for")
     statements.update_game(game, TAKEBACK_FIELDS)
     full = state.to_dict()
     transaction.on_commit(lambda: positions.remember(game, state, full))

@@ -1,9 +1,11 @@
 """The game page and its JSON snapshot. Both notice a clock that has run out (services.current)."""
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
-from play import services
+from play import notes, services
 from play.models import Game
 
 
@@ -36,9 +38,29 @@ def game_page(request, game_id):
         # The board's module, loaded by game.js at run time: preloaded with the others.
         "board_module": f"js/boards/{snapshot['state']['board']['kind']}.js",
         "chat_rooms": [("players", "Players"), ("spectators", "Spectators")],
+        # The viewer's own private note (players only; never anyone else's).
+        "note": notes.note_of(game, request.user) if snapshot["you"] is not None else None,
+        "note_max": notes.MAX_LENGTH,
     })
 
 
 @require_GET
 def game_snapshot(request, game_id):
     return JsonResponse(_current(request, game_id)[1])
+
+
+@require_POST
+@login_required
+def save_note(request, game_id):
+    """A player's private note on the game: JSON for the page's script, else back to the page.
+    Anyone but the two players: 403; a note too long: 400."""
+    game = get_object_or_404(Game.objects.with_players(), pk=game_id)
+    if game.player_index(request.user) is None:
+        raise PermissionDenied("only the two players of a game keep notes on it")
+    try:
+        text = notes.save(game, request.user, request.POST.get("text", ""))
+    except notes.NoteError as refusal:
+        return JsonResponse({"error": str(refusal)}, status=400)
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"text": text})
+    return redirect(game.get_absolute_url() + "#notes")

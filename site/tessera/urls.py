@@ -17,5 +17,6 @@ urlpatterns = [
     path("", include("explorer.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("", include("learn.urls")),
+    path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -19,6 +19,8 @@ import { playSound } from "./sounds.js";
 import { ChatPanel } from "./game/chat.js";
 import { ColorfulPanels } from "./game/colorful.js";
 import { GameControls } from "./game/controls.js";
+import { bindNotes } from "./game/notes.js";
+import { PremoveControls } from "./game/premove.js";
 import { TakebackControls, applyTakenBack } from "./game/takeback.js";
 import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
 import {
@@ -56,6 +58,7 @@ const handlers = {
     game = message.game;
     game.clocks.received_at = Date.now();
     pending = null;
+    premove.snapshot(game);
     if (missed) rewound(game.state.ply); // a takeback this page did not hear of
     positionChanged(before);
   },
@@ -98,6 +101,12 @@ const handlers = {
   },
   repeat() {
     pending = null;
+  },
+  premove(message) {
+    premove.queuedNews(message);
+  },
+  premove_cleared(message) {
+    premove.clearedNews(message);
   },
   error(message) {
     // Too many chat lines says nothing about a move in flight.
@@ -200,6 +209,7 @@ function send(message) {
 }
 
 function play(action) {
+  if (premove.pick(action)) return;
   if (!isMyTurn(game)) return;
   const ply = game.state.ply;
   if (pending && pending.ply === ply) return; // one action per ply in flight
@@ -348,8 +358,10 @@ function renderBoard() {
     return;
   }
   board.render(game.state, {
-    interactive: isMyTurn(game), hints: getPref("hints"), ...(colorful ? colorful.boardView() : {}),
+    interactive: isMyTurn(game) || premove.possible(), hints: getPref("hints") && isMyTurn(game),
+    ...(colorful ? colorful.boardView() : {}),
   });
+  premove.mark();
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
   if (proposed && proposed.ply === game.state.ply) markPending(proposed.action);
   analysis.markBoard(svg, null);
@@ -411,6 +423,9 @@ const clockHistory = new ClockHistory(game.id);
 const analysis = new AnalysisPanel({ game: () => game, replay, redrawBoard: renderBoard });
 const controls = new GameControls({ game: () => game, send, play, notice });
 const chat = new ChatPanel({ game: () => game, send });
+const premove = new PremoveControls({
+  game: () => game, send, svg, notice, redrawBoard: renderBoard,
+});
 const takeback = new TakebackControls({ game: () => game, send, notice });
 const colorful = game.game === "colorful"
   ? new ColorfulPanels({ svg, game: () => game, shown: shownState, redrawBoard: renderBoard })
@@ -421,6 +436,7 @@ onLowTime((player) => {
   if (player === game.you && isLive(game)) playSound("lowTime");
 });
 
+bindNotes();
 mountBoard();
 renderAll();
 socket.connect();
