@@ -65,6 +65,11 @@ def rows_of(game, actions, pool):
                "games": 1, "wins0": 0, "draws": 0, "wins1": 0, column: 1}
 
 
+def game_ended(sender, game, now, **kwargs):
+    """play.signals.game_ending's receiver: a finished game's first actions counted."""
+    count_game(game)
+
+
 def count_game(game):
     """Count the game that has just ended (the caller's transaction; nothing for a game with
     no result or one in no pool)."""

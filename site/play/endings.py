@@ -2,7 +2,6 @@
 move not made, an opponent who left, an untimed game left alone), as lila's Finisher: the
 result recorded, the clocks stopped, the game saved, and everyone told, all in the caller's
 transaction (which holds the game's row lock), so an ending happens exactly once."""
-from explorer.counts import count_game
 from play import broadcast, lapses, positions
 from play.models import Game
 from play.signals import game_ending
@@ -26,8 +25,6 @@ def end_game(game, now, winner, reason, text, *, by_action=False):
         lapse_takeback(game)
     # Ratings change in the same transaction as the end, exactly once (ratings.services).
     rate_game(game, now)
-    # So do the opening explorer's counts (a game with no result counts nothing).
-    count_game(game)
     game.save()
     game_ending.send(sender=Game, game=game, now=now)
     if not by_action:
