@@ -15,4 +15,5 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("leaderboard/", include("ratings.urls")),
     path("admin/", admin.site.urls),
+    path("", include("ops.urls")),
 ]
