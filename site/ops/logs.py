@@ -3,11 +3,14 @@
 
 No secret goes into a log line: Django never logs passwords or session keys itself, but the SQL
 it logs at DEBUG (django.db.backends, when DEBUG is on) carries both (session keys, password
-hashes), so settings keep that logger at INFO; and what a record says is scrubbed of password
-reset tokens, which travel in URLs ("Not Found: /reset/...").
+hashes), so settings keep that logger at INFO; and each line is scrubbed of password reset
+tokens, which travel in URLs ("Not Found: /accounts/password/reset/<uid>/<token>/...").
 """
 import logging
 import re
+
+import pythonjsonlogger.core
+import pythonjsonlogger.json
 
 from ops import context
 
@@ -18,23 +21,42 @@ class ContextFilter(logging.Filter):
     def filter(self, record):
         record.game_id = context.game_id.get()
         record.user_id = context.user_id.get()
-        if isinstance(record.msg, str) and "/reset/" in record.getMessage():
-            record.msg, record.args = RESET_TOKEN.sub(r"\1[hidden]", record.getMessage()), None
         return True
+
+
+def scrubbed(line):
+    return RESET_TOKEN.sub(r"\1[hidden]", line) if "/reset/" in line else line
+
+
+class TextFormatter(logging.Formatter):
+    def format(self, record):
+        return scrubbed(super().format(record))
+
+
+class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
+    """The record's own fields, those named in the format, and extras other than Django's
+    request object (its repr is the full path, and it is not the line's to carry)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("reserved_attrs", [*pythonjsonlogger.core.RESERVED_ATTRS, "request"])
+        super().__init__(*args, **kwargs)
+
+    def format(self, record):
+        return scrubbed(super().format(record))
 
 
 def settings_logging(log_format, level):
     """Django's LOGGING for settings.py."""
     if log_format == "json":
         formatter = {
-            "()": "pythonjsonlogger.json.JsonFormatter",
+            "()": "ops.logs.JsonFormatter",
             "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(game_id)s %(user_id)s "
                    "%(message)s",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger",
                               "process": "pid"},
         }
     else:
-        formatter = {"format": "%(asctime)s %(levelname)s %(name)s [pid %(process)d game "
+        formatter = {"()": "ops.logs.TextFormatter", "format": "%(asctime)s %(levelname)s %(name)s [pid %(process)d game "
                                "%(game_id)s user %(user_id)s] %(message)s"}
     return {
         "version": 1,
@@ -44,6 +66,11 @@ def settings_logging(log_format, level):
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line",
                                  "filters": ["context"]}},
         "root": {"handlers": ["console"], "level": level},
-        # Its DEBUG lines are SQL with parameters: session keys, password hashes.
-        "loggers": {"django.db.backends": {"level": "INFO"}},
+        "loggers": {
+            # Django's own loggers follow LOG_LEVEL too (Django's default holds them at INFO)...
+            "django": {"level": level},
+            # ...except this one: its DEBUG lines are SQL with parameters (session keys,
+            # password hashes).
+            "django.db.backends": {"level": "INFO"},
+        },
     }
