@@ -79,6 +79,14 @@ def metrics_page(request):
     if not metrics_allowed(request):
         return HttpResponse("metrics need a token or an internal address\n", status=403,
                             content_type="text/plain")
-    metrics.count_sockets()
+    for _ in range(3):
+        # The registry belongs to the event loop; read from this thread, a socket opening
+        # meanwhile may change it under the count: count again (the loop's refresh, every
+        # few seconds, is exact either way).
+        try:
+            metrics.count_sockets()
+            break
+        except RuntimeError:
+            continue
     body, content_type = metrics.exposition()
     return HttpResponse(body, content_type=content_type)
