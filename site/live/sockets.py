@@ -26,6 +26,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from live import registry
+from ops import context as ops_context, metrics
 from tessera import clients
 from live.outbox import encoded
 
@@ -150,6 +151,7 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         self.received_at = timezone.now()
+        ops_context.message_received(self)
         if not await self.within_rate():
             return
         try:
@@ -208,6 +210,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         await self.send(text_data=encoded(message))
 
     async def send_error(self, code, text):
+        metrics.socket_error(code)
         await self.send_json({"type": "error", "code": code, "message": text})
 
     async def live_event(self, event):

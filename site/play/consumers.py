@@ -18,6 +18,7 @@ import logging
 
 from live import budget, lanes
 from live.sockets import JsonSocket, Refusal
+from ops import metrics
 from play import (broadcast, positions, premoves, presence, rematch, rooms, services,
                   snapshots, takeback)
 from play.models import Game
@@ -126,6 +127,7 @@ class GameConsumer(JsonSocket):
         """Run a change in the game's lane; the sender alone hears what it returns."""
         messages = await lanes.in_lane(("game", self.game_id), self.checked(service),
                                        self.game_id, user, *args, **kwargs)
+        metrics.change_delivered()
         for message in messages:
             await self.send_json(message)
 

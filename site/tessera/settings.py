@@ -22,7 +22,12 @@ Everything that differs between one laptop and a deployment comes from the envir
                   EMAIL_USE_TLS, EMAIL_USE_SSL) for SMTP; neither: mail is printed (console)
 * DEFAULT_FROM_EMAIL  the sender of the site's mail
 * SITE_URL        the site's address in the links of every mail (password resets included)
+* LOG_LEVEL, LOG_FORMAT  WARNING by default; LOG_FORMAT=json: one JSON object per line
+* READY_DRAIN_SECONDS  seconds of serving after SIGTERM with /readyz saying 503 (default 0)
+* METRICS_TOKEN, METRICS_ALLOWED_ADDRESSES, PROMETHEUS_MULTIPROC_DIR  who may read /metrics,
+                  and where several processes keep their figures (docs/operations.md)
 """
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -36,6 +41,8 @@ from django.core.checks.security.base import (
     SECRET_KEY_MIN_UNIQUE_CHARACTERS,
 )
 from django.core.exceptions import ImproperlyConfigured
+
+from ops.logs import settings_logging
 
 # Repository root: site/tessera/settings.py -> parents[2].
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -166,6 +173,8 @@ INSTALLED_APPS = [
     "learn",
     # Arenas, Swiss events and round robins above play (docs/tournaments.md).
     "tournaments",
+    # Health, readiness, metrics, log context, backups (docs/operations.md).
+    "ops",
 ]
 
 MIDDLEWARE = [
@@ -185,6 +194,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Errors by status for /metrics, the user and game for log lines.
+    "ops.middleware.OpsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a locked-out log-in into accounts.throttle's answer.
@@ -465,9 +476,18 @@ EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT") or 20)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "Tessera <tessera@localhost>"
 SITE_URL = (os.environ.get("SITE_URL") or "http://127.0.0.1:8000").rstrip("/")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-}
+# One line per record with the process id and, where known, the game and user ids;
+# LOG_FORMAT=json: one JSON object per line (ops.logs, docs/operations.md).
+LOGGING = settings_logging(os.environ.get("LOG_FORMAT", "text").strip().lower(),
+                           os.environ.get("LOG_LEVEL", "WARNING"))
+
+# Seconds a Daphne process keeps serving after SIGTERM, /readyz saying 503, before it stops
+# (ops.draining): at least the load balancer's interval between health checks.
+READY_DRAIN_SECONDS = env_number("READY_DRAIN_SECONDS", 0, float)
+
+# /metrics (ops.views): answered only with `Authorization: Bearer <METRICS_TOKEN>`, or to a
+# peer whose address is in METRICS_ALLOWED_ADDRESSES (comma-separated addresses or networks,
+# e.g. 10.0.0.0/8); neither set: 404. PROMETHEUS_MULTIPROC_DIR: see ops.metrics.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+METRICS_ALLOWED_ADDRESSES = [ipaddress.ip_network(item, strict=False)
+                             for item in env_list("METRICS_ALLOWED_ADDRESSES")]

@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("learn.urls")),
     path("", include("frontend.urls")),
     path("admin/", admin.site.urls),
+    path("", include("ops.urls")),
 ]

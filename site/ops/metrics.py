@@ -1,0 +1,143 @@
+"""Prometheus metrics of this process (docs/operations.md lists them).
+
+With several processes (Daphne behind a proxy, job workers) set PROMETHEUS_MULTIPROC_DIR to an
+empty directory shared by all processes of one machine, emptied before they start: each process
+then writes its values to files there and /metrics, answered by any one of them, sums them all
+(prometheus-client's multiprocess mode). Without it each process reports only itself.
+"""
+import asyncio
+import os
+import time
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+from ops.context import current_message
+
+# The live path's figures are milliseconds (docs/design.md): buckets from 1 ms to 5 s.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5)
+SOCKETS_EVERY = 5  # seconds between refreshes of the open-socket gauge
+
+open_sockets = Gauge("tessera_open_sockets", "Open websockets, by kind (consumer class)",
+                     ["kind"], multiprocess_mode="livesum")
+actions_stored = Counter("tessera_actions_stored", "Game actions stored (moves, by people "
+                         "and computers)")
+action_commit_seconds = Histogram(
+    "tessera_action_commit_seconds",
+    "From a socket message's receipt to the commit of the action it made",
+    buckets=LATENCY_BUCKETS)
+action_broadcast_seconds = Histogram(
+    "tessera_action_broadcast_seconds",
+    "From a socket message's receipt to the action's news handed to the channel layer",
+    buckets=LATENCY_BUCKETS)
+socket_errors = Counter("tessera_socket_errors", "Error answers to socket messages, by code",
+                        ["code"])
+http_errors = Counter("tessera_http_errors", "HTTP answers of 400 or more, by status",
+                      ["status"])
+login_failures = Counter("tessera_login_failures", "Failed log-ins")
+login_lockouts = Counter("tessera_login_lockouts",
+                         "Log-ins refused by the throttle (an account or address locked out)")
+
+_state = {"task": None, "kinds": set()}
+
+
+def multiprocess_dir():
+    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+
+
+def exposition():
+    """(body, content type) of every metric: this process's, or every process's of the
+    machine in multiprocess mode."""
+    if multiprocess_dir():
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = REGISTRY
+    return generate_latest(registry), CONTENT_TYPE_LATEST
+
+
+# -- hooks of other apps (one line each there) --------------------------------------------------
+
+def socket_error(code):
+    socket_errors.labels(code).inc()
+
+
+def action_stored():
+    actions_stored.inc()
+    message = current_message.get()
+    if message is not None:
+        message.stored = True
+        action_commit_seconds.observe(time.perf_counter() - message.received)
+
+
+def change_delivered():
+    """A socket's change has returned: committed, and its news handed to the channel layer."""
+    message = current_message.get()
+    if message is not None and message.stored:
+        action_broadcast_seconds.observe(time.perf_counter() - message.received)
+
+
+def http_answered(status):
+    if status >= 400:
+        http_errors.labels(str(status)).inc()
+
+
+# -- signals and the process's life --------------------------------------------------------------
+
+def listen():
+    from axes.signals import user_locked_out
+    from django.contrib.auth.signals import user_login_failed
+    from play.signals import game_changed
+
+    game_changed.connect(_game_changed, dispatch_uid="ops.metrics")
+    user_login_failed.connect(_login_failed, dispatch_uid="ops.metrics")
+    user_locked_out.connect(_locked_out, dispatch_uid="ops.metrics")
+
+
+def _game_changed(sender, game, event, **kwargs):
+    # After the commit, on the thread that made the change (play.signals).
+    if event == "action":
+        action_stored()
+
+
+def _login_failed(sender, **kwargs):
+    login_failures.inc()
+
+
+def _locked_out(sender, **kwargs):
+    login_lockouts.inc()
+
+
+def count_sockets():
+    from live import registry
+
+    kinds = {kind.__name__: len(sockets) for kind, sockets in registry.by_kind().items()}
+    for kind in _state["kinds"]:
+        kinds.setdefault(kind, 0)  # a kind with none left reads 0, not its last count
+    _state["kinds"].update(kinds)
+    for kind, count in kinds.items():
+        open_sockets.labels(kind).set(count)
+
+
+def start(loop):
+    async def refresh():
+        while True:
+            count_sockets()
+            await asyncio.sleep(SOCKETS_EVERY)
+    _state["task"] = loop.create_task(refresh())
+
+
+def stop():
+    if _state["task"] is not None:
+        _state["task"].cancel()
+    if multiprocess_dir():
+        # Its live gauges (open sockets) stop counting; its counters stay in the sums.
+        multiprocess.mark_process_dead(os.getpid())
