@@ -35,8 +35,10 @@ def game_page(request, game_id):
         "players": [{**player, "side_name": snapshot["state"]["sides"][player["side"]],
                      "tally": snapshot["state"]["tallies"][player["side"]]}
                     for player in snapshot["players"]],
-        # The board's module, loaded by game.js at run time: preloaded with the others.
+        # The board's module (and Colorful's colour chooser), loaded by game.js at run time
+        # before its other panels (game/panels.js): preloaded in that order.
         "board_module": f"js/boards/{snapshot['state']['board']['kind']}.js",
+        "chooser_module": "js/game/colorful.js" if snapshot["game"] == "colorful" else "",
         "chat_rooms": [("players", "Players"), ("spectators", "Spectators")],
         # The viewer's own private note (players only; never anyone else's).
         "note": notes.note_of(game, request.user) if snapshot["you"] is not None else None,

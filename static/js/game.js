@@ -4,28 +4,20 @@
 // only source of truth about the position: the page decides no rules, it shows what the
 // server sends and sends what the player picks. The same page shows a finished game: then it
 // is a replay viewer.
-import { AnalysisPanel } from "./analysis.js";
+//
+// Only what draws the board and plays on it is imported here (the board module and, for
+// Colorful, its colour chooser come with import() as soon as the page knows the game): on a
+// slow phone every module is a request, and six at a time over HTTP/1.1. The other panels
+// (game/panels.js) come with import() right after; until they are here the socket's messages
+// wait for them, and a pick on the board is already sent (issue 21, item 24).
 import { byId as $ } from "./dom.js";
 import {
   applyAction, applyEnd, gameSocketPath, isLive, isMyTurn, playerOfSide,
 } from "./live-game.js";
-import { renderMoveList } from "./movelist.js";
 import { Notice } from "./notice.js";
-import { createReplay } from "./replay.js";
-import { ClockHistory } from "./replay/positions.js";
+import { PremoveControls } from "./game/premove.js";
 import { bindCheckbox, getPref, onPrefChange, setPref } from "./prefs.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
-import { playSound } from "./sounds.js";
-import { ChatPanel } from "./game/chat.js";
-import { ColorfulPanels } from "./game/colorful.js";
-import { GameControls } from "./game/controls.js";
-import { bindNotes } from "./game/notes.js";
-import { PremoveControls } from "./game/premove.js";
-import { TakebackControls, applyTakenBack } from "./game/takeback.js";
-import { onLowTime, renderPlayers, updateClocks } from "./game/players.js";
-import {
-  flashPrompt, renderBanner, renderConnection, renderInfo, renderPrompt, renderWatching,
-} from "./game/status.js";
 
 const root = $("game-page");
 const svg = $("board");
@@ -37,19 +29,34 @@ let proposed = null; // {ply, action}: picked, waiting for the player to confirm
 let connection = { status: "connecting", delay: 0 };
 const ANSWER_WAIT_MS = 5000;
 const notice = new Notice($("notice"));
+// game/panels.js once loaded; the panels made from it (below), null until then.
+let ui = null;
+let replay = null;
+let clockHistory = null;
+let analysis = null;
+let controls = null;
+let chat = null;
+let takeback = null;
+let colorful = null;
+const early = []; // the socket's messages before the panels came
 
 // ---------------------------------------------------------------- the socket
 
 const socket = new ReconnectingSocket(socketUrl(gameSocketPath(game.id)), {
   onMessage(message) {
-    const handler = handlers[message.type];
-    if (handler) handler(message);
+    if (ui) handle(message);
+    else early.push(message);
   },
   onStatus(status, delay) {
     connection = { status, delay };
-    showConnection();
+    if (ui) showConnection();
   },
 });
+
+function handle(message) {
+  const handler = handlers[message.type];
+  if (handler) handler(message);
+}
 
 const handlers = {
   snapshot(message) {
@@ -78,13 +85,13 @@ const handlers = {
     announce(`${moverName} played ${message.action}.`
       + (message.result ? ` ${message.result.text || "Game over."}` : ` ${game.state.prompt || ""}`));
     if (message.result) {
-      playSound("end");
+      ui.playSound("end");
       chatOpens();
     } else if (message.action !== "swap" && isLive(game) && game.state.to_move === mover) {
-      playSound("continuation");
+      ui.playSound("continuation");
       announceContinuation();
     } else {
-      playSound("move");
+      ui.playSound("move");
     }
   },
   end(message) {
@@ -93,7 +100,7 @@ const handlers = {
     notice.clear();
     renderAll();
     announce((message.result && message.result.text) || "Game over.");
-    playSound("end");
+    ui.playSound("end");
     chatOpens();
   },
   chat(message) {
@@ -121,8 +128,8 @@ const handlers = {
   presence(message) {
     const { type, ...presence } = message;
     game.presence = presence;
-    renderPlayers(game, shownState());
-    renderInfo(game);
+    ui.renderPlayers(game, shownState());
+    ui.renderInfo(game);
     controls.render();
   },
   // The game's ply and status as the database has them, every keep-alive (and in pongs): a
@@ -150,7 +157,7 @@ const handlers = {
   },
   taken_back(message) {
     const before = game.state.ply;
-    const outcome = applyTakenBack(game, message);
+    const outcome = ui.applyTakenBack(game, message);
     if (outcome === "gap") {
       socket.send({ type: "snapshot" });
       return;
@@ -198,7 +205,7 @@ function announce(text) {
 
 // Copolymer's forced claims and Colorful's second stone: the same side acts again.
 function announceContinuation() {
-  flashPrompt();
+  ui.flashPrompt();
   if (isMyTurn(game) && game.game === "copolymer") notice.show(game.state.prompt, "info");
 }
 
@@ -278,25 +285,34 @@ function clearPendingMarks() {
 }
 
 function showConnection() {
-  renderConnection(game, connection.status, connection.delay);
+  ui.renderConnection(game, connection.status, connection.delay);
   root.classList.toggle("disconnected", isLive(game) && connection.status !== "open");
 }
 
 // ---------------------------------------------------------------- the board
 
 // The board module of the game's board kind ("hex", "square", "tripen": state.board.kind),
-// loaded when first needed (the page preloads it). Each exports createBoard(svg, {onAction,
-// game}).
+// and for Colorful its colour chooser, loaded at once (the page preloads them). Each board
+// module exports createBoard(svg, {onAction, game}).
 function loadBoard(kind) {
-  return import(new URL(`./boards/${kind}.js`, import.meta.url).href);
+  return Promise.all([
+    import(new URL(`./boards/${kind}.js`, import.meta.url).href),
+    game.game === "colorful" ? import("./game/colorful.js") : null,
+  ]);
 }
 
 function mountBoard() {
   const kind = game.state.board.kind;
-  loadBoard(kind)
-    .then((module) => {
+  return loadBoard(kind)
+    .then(([module, chooser]) => {
+      if (chooser) {
+        colorful = new chooser.ColorfulPanels({
+          svg, game: () => game, shown: shownState, redrawBoard: renderBoard,
+        });
+        colorful.render();
+      }
       // A pick on a past or explored position is the replay's; otherwise a move in the game.
-      const onAction = (action) => replay.action(action) || play(action);
+      const onAction = (action) => (replay && replay.action(action)) || play(action);
       board = module.createBoard(svg, { onAction, game: game.game });
       renderBoard();
       // The server's drawing of the position has done its job.
@@ -308,7 +324,7 @@ function mountBoard() {
 // The position on the board: the latest, or the one the replay shows (an earlier ply, an
 // explored line). Every panel shows this one.
 function shownState() {
-  const shown = replay.shown();
+  const shown = replay && replay.shown();
   return shown ? shown.state : game.state;
 }
 
@@ -316,11 +332,11 @@ function shownState() {
 function renderShown() {
   renderBoard();
   const state = shownState();
-  renderPlayers(game, state);
+  ui.renderPlayers(game, state);
   if (colorful) colorful.renderGroups();
   showClocks();
-  renderPrompt(game, replay.away());
-  renderBanner(game, replay.away());
+  ui.renderPrompt(game, replay.away());
+  ui.renderBanner(game, replay.away());
   // Why the game ended, under its final position (the board marks it).
   const caption = $("ending-caption");
   caption.textContent = state.ending ? state.ending.caption : "";
@@ -333,11 +349,11 @@ function renderShown() {
 function showClocks() {
   const ply = replay.shownPly();
   if (ply >= game.state.ply) {
-    updateClocks(game);
+    ui.updateClocks(game);
     return;
   }
   const known = clockHistory.at(ply);
-  updateClocks(game, known);
+  ui.updateClocks(game, known);
   if (known === null && game.time_control.kind === "realtime") {
     clockHistory.load().then(() => {
       if (replay.shownPly() === ply && clockHistory.at(ply)) showClocks();
@@ -348,7 +364,7 @@ function showClocks() {
 function renderBoard() {
   if (!board) return;
   clearPendingMarks();
-  const shown = replay.shown();
+  const shown = replay && replay.shown();
   svg.classList.toggle("flipped", getPref("flip"));
   if (shown) {
     // Exploring or looking back: the dots as in play, where the line can go on (the board
@@ -364,7 +380,7 @@ function renderBoard() {
   premove.mark();
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
   if (proposed && proposed.ply === game.state.ply) markPending(proposed.action);
-  analysis.markBoard(svg, null);
+  if (analysis) analysis.markBoard(svg, null);
 }
 
 // ---------------------------------------------------------------- the viewer's choices
@@ -401,11 +417,11 @@ function renderAll() {
   replay.update();
   if (colorful) colorful.render();
   renderShown();
-  renderInfo(game);
-  renderWatching(game);
+  ui.renderInfo(game);
+  ui.renderWatching(game);
   controls.render();
   takeback.render();
-  renderMoveList($("moves"), game.state);
+  ui.renderMoveList($("moves"), game.state);
   chat.render();
   showConnection();
   document.title = `${isMyTurn(game) ? "● Your move · " : ""}${root.dataset.title}`;
@@ -416,27 +432,43 @@ function renderAll() {
   root.classList.toggle("over", !isLive(game));
 }
 
-const replay = createReplay({
-  game: () => game, controls: $("replay"), moveList: $("moves"), render: renderShown,
-});
-const clockHistory = new ClockHistory(game.id);
-const analysis = new AnalysisPanel({ game: () => game, replay, redrawBoard: renderBoard });
-const controls = new GameControls({ game: () => game, send, play, notice });
-const chat = new ChatPanel({ game: () => game, send });
+// The panels, once their modules are here; then the messages that waited for them.
+function startPanels(module) {
+  ui = module;
+  replay = ui.createReplay({
+    game: () => game, controls: $("replay"), moveList: $("moves"), render: renderShown,
+  });
+  clockHistory = new ui.ClockHistory(game.id);
+  analysis = new ui.AnalysisPanel({ game: () => game, replay, redrawBoard: renderBoard });
+  controls = new ui.GameControls({ game: () => game, send, play, notice });
+  chat = new ui.ChatPanel({ game: () => game, send });
+  takeback = new ui.TakebackControls({ game: () => game, send, notice });
+  ui.bindNotes();
+  // The viewer's own clock running low, once per turn.
+  ui.onLowTime((player) => {
+    if (player === game.you && isLive(game)) ui.playSound("lowTime");
+  });
+  renderAll();
+  for (const message of early.splice(0)) handle(message);
+}
+
+function panelsFailed(error) {
+  notice.show(`The game's panels could not be loaded: ${error.message}`, "error");
+}
+
+// A premove is picked on the board, so it comes with the board, not with the panels.
 const premove = new PremoveControls({
   game: () => game, send, svg, notice, redrawBoard: renderBoard,
 });
-const takeback = new TakebackControls({ game: () => game, send, notice });
-const colorful = game.game === "colorful"
-  ? new ColorfulPanels({ svg, game: () => game, shown: shownState, redrawBoard: renderBoard })
-  : null;
 
-// The viewer's own clock running low, once per turn.
-onLowTime((player) => {
-  if (player === game.you && isLive(game)) playSound("lowTime");
-});
-
-bindNotes();
-mountBoard();
-renderAll();
+const panels = import("./game/panels.js");
+const query = new URLSearchParams(window.location.search);
+if (query.has("ply") || query.has("explore")) {
+  // A shared address shows another position than the latest (the server's drawing shows it
+  // meanwhile): the replay opens it, so it is there before the board draws.
+  panels.then(startPanels).catch(panelsFailed).then(mountBoard);
+} else {
+  // The panels wait for the board, so the board draws first.
+  mountBoard().then(() => panels).then(startPanels).catch(panelsFailed);
+}
 socket.connect();

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_graph_follows_every_static_import():
-    modules = graph("js/game.js")
+    modules = graph("js/game.js", "js/game/panels.js")
     assert modules[0] == "js/game.js"
     assert {"js/replay.js", "js/replay/bar.js", "js/game/status.js", "js/clock.js",
             "js/prefs.js", "js/sounds.js"} <= set(modules)
@@ -33,7 +33,29 @@ def test_the_game_page_preloads_its_modules_and_its_board(client, users):
     html = client.get(f"/game/{game.pk}/").content.decode()
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', html)
     assert preloaded[0] == "js/game.js"
-    assert set(preloaded) == set(graph("js/game.js", "js/boards/tripen.js"))
+    assert set(preloaded) == set(graph("js/game.js", "js/boards/tripen.js", "js/game/panels.js"))
+    # What draws and plays the board first: the browser fetches in this order, six at a time.
+    board_first = graph("js/game.js", "js/boards/tripen.js")
+    assert preloaded[:len(board_first)] == board_first
+    assert "js/game/colorful.js" not in preloaded
+
+
+def test_the_board_needs_few_modules_before_it_is_live():
+    """On a slow phone each module is a request, six at a time over HTTP/1.1 (issue 21, item
+    24): the panels come with import() after the board, not with the board."""
+    first = graph("js/game.js", "js/boards/hex.js")
+    assert len(first) <= 11, first
+    assert not {"js/replay.js", "js/analysis.js", "js/game/chat.js", "js/sounds.js"} & set(first)
+
+
+def test_a_colorful_page_preloads_its_chooser_with_the_board(client, users):
+    alice, bob = users("alice", "bob")
+    game = start(alice, bob, game="colorful")
+    html = client.get(f"/game/{game.pk}/").content.decode()
+    preloaded = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', html)
+    board_first = graph("js/game.js", "js/boards/hex.js", "js/game/colorful.js")
+    assert preloaded[:len(board_first)] == board_first
+    assert "js/replay.js" in preloaded[len(board_first):]
 
 
 def test_static_files_and_pages_are_compressed(client, users):
