@@ -15,7 +15,6 @@ import {
   applyAction, applyEnd, gameSocketPath, isLive, isMyTurn, playerOfSide,
 } from "./live-game.js";
 import { Notice } from "./notice.js";
-import { PremoveControls } from "./game/premove.js";
 import { bindCheckbox, getPref, onPrefChange, setPref } from "./prefs.js";
 import { ReconnectingSocket, socketUrl } from "./socket.js";
 
@@ -37,6 +36,7 @@ let analysis = null;
 let controls = null;
 let chat = null;
 let takeback = null;
+let premove = null; // a premove waits for the panels: the opponent's first reply rarely races them
 let colorful = null;
 const early = []; // the socket's messages before the panels came
 
@@ -216,7 +216,7 @@ function send(message) {
 }
 
 function play(action) {
-  if (premove.pick(action)) return;
+  if (premove && premove.pick(action)) return;
   if (!isMyTurn(game)) return;
   const ply = game.state.ply;
   if (pending && pending.ply === ply) return; // one action per ply in flight
@@ -374,10 +374,10 @@ function renderBoard() {
     return;
   }
   board.render(game.state, {
-    interactive: isMyTurn(game) || premove.possible(), hints: getPref("hints") && isMyTurn(game),
-    ...(colorful ? colorful.boardView() : {}),
+    interactive: isMyTurn(game) || Boolean(premove && premove.possible()),
+    hints: getPref("hints") && isMyTurn(game), ...(colorful ? colorful.boardView() : {}),
   });
-  premove.mark();
+  if (premove) premove.mark();
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
   if (proposed && proposed.ply === game.state.ply) markPending(proposed.action);
   if (analysis) analysis.markBoard(svg, null);
@@ -443,6 +443,9 @@ function startPanels(module) {
   controls = new ui.GameControls({ game: () => game, send, play, notice });
   chat = new ui.ChatPanel({ game: () => game, send });
   takeback = new ui.TakebackControls({ game: () => game, send, notice });
+  premove = new ui.PremoveControls({
+    game: () => game, send, svg, notice, redrawBoard: renderBoard,
+  });
   ui.bindNotes();
   // The viewer's own clock running low, once per turn.
   ui.onLowTime((player) => {
@@ -455,11 +458,6 @@ function startPanels(module) {
 function panelsFailed(error) {
   notice.show(`The game's panels could not be loaded: ${error.message}`, "error");
 }
-
-// A premove is picked on the board, so it comes with the board, not with the panels.
-const premove = new PremoveControls({
-  game: () => game, send, svg, notice, redrawBoard: renderBoard,
-});
 
 const panels = import("./game/panels.js");
 const query = new URLSearchParams(window.location.search);

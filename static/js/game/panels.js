@@ -11,6 +11,7 @@ export { playSound } from "../sounds.js";
 export { ChatPanel } from "./chat.js";
 export { GameControls } from "./controls.js";
 export { bindNotes } from "./notes.js";
+export { PremoveControls } from "./premove.js";
 export { TakebackControls, applyTakenBack } from "./takeback.js";
 export { onLowTime, renderPlayers, updateClocks } from "./players.js";
 export {
