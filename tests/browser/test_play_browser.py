@@ -105,9 +105,11 @@ def expect_hints(table, state, legal_count):
     """Legal cells are marked for the player to move only: hints come from state.legal."""
     mover = table.players[state.to_move]
     expect(mover.locator("#board .cell.legal")).to_have_count(legal_count)
-    for page in (table.players[1 - state.to_move], table.spectator):
-        expect(page.locator("#board .cell.legal")).to_have_count(0)
-        expect(page.locator("#board.interactive")).to_have_count(0)
+    # The waiting player's board takes a premove on a realtime clock, but shows no dots.
+    waiting = table.players[1 - state.to_move]
+    expect(waiting.locator("#board.hints")).to_have_count(0)
+    expect(table.spectator.locator("#board .cell.legal")).to_have_count(0)
+    expect(table.spectator.locator("#board.interactive")).to_have_count(0)
 
 
 def expect_refusal(page, state, action):
