@@ -68,9 +68,11 @@ class SiteServer:
     `shell(code)` runs Python code inside Django and returns its stdout."""
 
     def __init__(self, env, port, log_path):
-        self.env = env
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
+        # Mail links (a password reset) are built from SITE_URL, never from the Host header:
+        # each server's own address unless the test names another (a proxy in front).
+        self.env = {"SITE_URL": self.url, **env}
         self.ws_url = f"ws://127.0.0.1:{port}"
         self.log_path = log_path
         self.process = None
