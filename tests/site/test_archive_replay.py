@@ -240,6 +240,10 @@ def test_the_game_page_mounts_the_replay_viewer(client, hadron):
     assert "/static/css/game.css" in html
     style = client.get("/static/css/game.css")
     assert b".replay-bar" in b"".join(style.streaming_content)
-    script = client.get("/static/js/game.js")
-    source = b"".join(script.streaming_content) if script.streaming else script.content
-    assert b'import { createReplay } from "./replay.js"' in source
+    def source(path):
+        script = client.get(path)
+        return b"".join(script.streaming_content) if script.streaming else script.content
+
+    # The replay bar comes with the panels, which the page imports once its board is drawn.
+    assert b'import("./game/panels.js")' in source("/static/js/game.js")
+    assert b'export { createReplay } from "../replay.js"' in source("/static/js/game/panels.js")
