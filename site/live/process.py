@@ -97,7 +97,12 @@ def start(loop=None):
     loop = loop or asyncio.get_running_loop()
     _state["name"] = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
     for hook in _start_hooks:
-        hook(loop)
+        try:
+            hook(loop)
+        except Exception:
+            # One app's start-up must not keep the heartbeat, the sweeps and the others' from
+            # running (the site would serve without its periodic work, silently).
+            logger.exception("start hook %r failed", hook)
     loop.create_task(_begin())
 
 

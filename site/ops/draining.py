@@ -36,7 +36,8 @@ def take_sigterm(loop=None):
         return
     from twisted.internet import reactor
 
-    if not reactor.running:
+    if not reactor.running or threading.current_thread() is not threading.main_thread():
+        # Signals belong to the main thread (runserver's autoreloader runs Daphne on another).
         return
 
     def on_sigterm(number, frame):
