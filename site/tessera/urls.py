@@ -14,5 +14,6 @@ urlpatterns = [
     path("", include("archive.urls")),
     path("", include("analysis.urls")),
     path("leaderboard/", include("ratings.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]
