@@ -28,6 +28,8 @@ def candidates(game):
     return (Rating.objects.filter(game=game, games__gte=MIN_GAMES, user__is_active=True,
                                   deviation__lte=policy.PROVISIONAL_DEVIATION)
             .exclude(user__profile__is_bot=True)
+            # Bot accounts (api.models.BotAccount) are programs too.
+            .exclude(user__bot_account__isnull=False)
             .select_related("user").order_by("-rating", "pk"))
 
 

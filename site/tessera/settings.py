@@ -175,6 +175,10 @@ INSTALLED_APPS = [
     "tournaments",
     # Health, readiness, metrics, log context, backups (docs/operations.md).
     "ops",
+    # Personal API tokens, bot accounts and /api/v1/ (docs/api.md); ninja for its docs page
+    # with Swagger UI from our own static files (the CDN copy would break the CSP).
+    "ninja",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -193,6 +197,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # /api/ answers JSON only, and refuses big bodies before reading them (docs/api.md).
+    "api.middleware.ApiJsonErrorsMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Errors by status for /metrics, the user and game for log lines.
     "ops.middleware.OpsMiddleware",
@@ -287,6 +293,9 @@ CACHES = {
                 "LOCATION": "limits"}),
 }
 RATELIMIT_USE_CACHE = "limits"
+# Requests per API token (django-ratelimit's "count/period"), and the largest API body.
+API_TOKEN_RATE = os.environ.get("API_TOKEN_RATE", "120/m")
+API_MAX_BODY = 16 * 1024
 # Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
 # once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
 EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")

@@ -18,6 +18,7 @@ urlpatterns = [
     path("leaderboard/", include("ratings.urls")),
     path("", include("learn.urls")),
     path("", include("frontend.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
     path("", include("ops.urls")),
 ]

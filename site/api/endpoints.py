@@ -1,0 +1,296 @@
+"""/api/v1/: the HTTP API (django-ninja; it writes /api/v1/openapi.json from these functions).
+
+Thin: reading goes through archive and play.snapshots, every game action through
+play.services (the socket's own door), challenges through lobby.services. Errors are JSON
+objects {"error": code, "message": text} (docs/api.md)."""
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from ninja import Body, NinjaAPI, Schema, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from pydantic import Field, StrictInt, StrictStr
+
+from api.auth import ApiError, CookieAuth, TokenAuth, caller, require, require_player
+from api.models import Scope
+from api.tokens import is_bot_account
+from archive import exports, queries
+from archive.forms import ArchiveFilter
+from lobby import listing as lobby_listing, services as lobby_services
+from lobby.forms import ChallengeForm
+from play import services as play_services
+from play.models import Game
+
+api = NinjaAPI(title="Tessera API", version="1", urls_namespace="api",
+               auth=[TokenAuth(), CookieAuth()], docs_url="/docs")
+
+# Each HTTP status of a play.services refusal (the code itself is the socket protocol's).
+PLAY_STATUS = {"not_a_player": 403, "illegal": 422, "login_required": 401,
+               "session_ended": 401, "rate_limited": 429}
+LOBBY_CODES = {403: "not_allowed", 404: "not_found", 409: "conflict"}
+
+
+def error(request, code, message, status, retry_after=None):
+    response = api.create_response(request, {"error": code, "message": message}, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+@api.exception_handler(ApiError)
+def api_error(request, exc):
+    return error(request, exc.code, exc.message, exc.status, exc.retry_after)
+
+
+@api.exception_handler(AuthenticationError)
+def unauthenticated(request, exc):
+    return error(request, "login_required",
+                 "send a token (Authorization: Bearer ...) or log in", 401)
+
+
+@api.exception_handler(ValidationError)
+def invalid(request, exc):
+    where = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
+                      for e in exc.errors[:5])
+    return error(request, "bad_message", where or "invalid request", 400)
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc):
+    if exc.status_code == 400:  # ninja's "Cannot parse request body"
+        return error(request, "bad_json", "the body is not valid JSON", 400)
+    if exc.status_code == 403:  # ninja's SessionAuth: the cookie came without its CSRF token
+        return error(request, "csrf_failed", "a request with the session cookie needs the "
+                                             "CSRF token (X-CSRFToken); a token request does not",
+                     403)
+    return error(request, "bad_message", str(exc), exc.status_code)
+
+
+@api.exception_handler(play_services.PlayError)
+def play_refused(request, exc):
+    return error(request, exc.code, exc.message, PLAY_STATUS.get(exc.code, 409))
+
+
+@api.exception_handler(lobby_services.LobbyError)
+def lobby_refused(request, exc):
+    return error(request, LOBBY_CODES.get(exc.status, "bad_message"), exc.message, exc.status)
+
+
+# -- schemas -----------------------------------------------------------------------------------
+
+class ErrorOut(Schema):
+    error: str
+    message: str
+
+
+class AccountOut(Schema):
+    id: int
+    username: str
+    bot: bool
+    scopes: list[str]
+
+
+class PlayerOut(Schema):
+    username: str
+
+
+class GameOut(Schema):
+    id: int
+    game: str
+    options: dict
+    players: list[str]
+    status: str
+    rated: bool
+    ply: int
+    winner: int | None = Field(None, description="player index (0 moved first); null: none")
+    reason: str
+    result: str
+    url: str
+
+
+class GamesOut(Schema):
+    page: int
+    pages: int
+    count: int
+    games: list[GameOut]
+
+
+class PlyIn(Schema):
+    # Strict, as the socket: "0" or true is not a ply.
+    ply: StrictInt = Field(..., ge=0)
+
+
+class PlayIn(PlyIn):
+    action: StrictStr = Field(..., min_length=1, max_length=32)
+
+
+class ActedOut(Schema):
+    repeat: bool
+    game: dict
+
+
+class ChallengeOut(Schema):
+    challenge: dict
+
+
+class StartedOut(Schema):
+    game_id: int
+    url: str
+
+
+def game_out(game):
+    return {"id": game.pk, "game": game.game, "options": game.options,
+            "players": [game.player0.get_username(), game.player1.get_username()],
+            "status": game.status, "rated": game.rated, "ply": game.ply_count,
+            "winner": game.winner, "reason": game.reason, "result": game.result_text,
+            "url": game.get_absolute_url()}
+
+
+# -- account and games -------------------------------------------------------------------------
+
+@api.get("/account", response={200: AccountOut, 401: ErrorOut}, tags=["account"])
+def account(request):
+    """The caller's account and what this token may do."""
+    who = caller(request)
+    return {"id": who.user.pk, "username": who.user.get_username(),
+            "bot": is_bot_account(who.user), "scopes": sorted(who.scopes)}
+
+
+@api.get("/players/{username}/games", response={200: GamesOut, 400: ErrorOut, 404: ErrorOut},
+         tags=["games"])
+def player_games(request, username: str, game: str = "", result: str = "", reason: str = "",
+                 page: int = 1):
+    """A player's finished games, newest first, 25 a page; the Archive's filters (game,
+    result: won/lost/first/second/draw, reason: normal/resign/time)."""
+    require(request, Scope.READ, Scope.BOT)
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    form = ArchiveFilter({"player": player.get_username(), "game": game, "result": result,
+                          "reason": reason})
+    if not form.is_valid():
+        raise ApiError("bad_message", "; ".join(f"{name}: {' '.join(messages)}"
+                                                for name, messages in form.errors.items()))
+    if page < 1:
+        raise ApiError("bad_message", "page: must be 1 or more")
+    found = queries.page_of(form.filters(), page)
+    return {"page": found.number, "pages": found.paginator.num_pages,
+            "count": found.paginator.count, "games": [game_out(g) for g in found.object_list]}
+
+
+@api.get("/games/{int:game_id}", response={200: dict, 404: ErrorOut}, tags=["games"])
+def game_state(request, game_id: int):
+    """The game's full state: the same snapshot as the game socket's `snapshot` message."""
+    who = require(request, Scope.READ, Scope.PLAY, Scope.BOT)
+    get_object_or_404(Game, pk=game_id)
+    return play_services.current(game_id, who.user)
+
+
+EXPORTS = {"txt": (exports.record_text, "text/plain; charset=utf-8"),
+           "json": (exports.record_json, "application/json")}
+
+
+@api.get("/games/{int:game_id}/export", response={200: str, 400: ErrorOut, 404: ErrorOut},
+         tags=["games"])
+def game_export(request, game_id: int, format: str = "txt"):
+    """The game's record in the Archive's formats: `txt` (the engine's text record) or
+    `json`."""
+    require(request, Scope.READ, Scope.BOT)
+    if format not in EXPORTS:
+        raise ApiError("bad_message", "format: txt or json")
+    game = get_object_or_404(Game.objects.with_players(), pk=game_id)
+    write, content_type = EXPORTS[format]
+    return HttpResponse(write(game, request.build_absolute_uri(game.get_absolute_url())),
+                        content_type=content_type)
+
+
+# -- game actions (play.services, as the socket) ----------------------------------------------
+
+def acted(game_id, user, messages):
+    return {"repeat": any(m.get("type") == "repeat" for m in messages or ()),
+            "game": play_services.current(game_id, user)}
+
+
+def existing(game_id):
+    if not Game.objects.filter(pk=game_id).exists():
+        raise ApiError("not_found", "No such game.", 404)
+
+
+@api.post("/games/{int:game_id}/play", response={200: ActedOut, 403: ErrorOut, 404: ErrorOut,
+                                                409: ErrorOut, 422: ErrorOut}, tags=["play"])
+def play(request, game_id: int, body: PlayIn):
+    """Make one action at `ply` (the socket's `play`: same checks, same codes)."""
+    who = require_player(request)
+    existing(game_id)
+    return acted(game_id, who.user,
+                 play_services.play(game_id, who.user, body.ply, body.action))
+
+
+@api.post("/games/{int:game_id}/resign", response={200: ActedOut, 403: ErrorOut,
+                                                  404: ErrorOut, 409: ErrorOut}, tags=["play"])
+def resign(request, game_id: int, body: PlyIn):
+    who = require_player(request)
+    existing(game_id)
+    return acted(game_id, who.user, play_services.resign(game_id, who.user, body.ply))
+
+
+@api.post("/games/{int:game_id}/abort", response={200: ActedOut, 403: ErrorOut,
+                                                 404: ErrorOut, 409: ErrorOut}, tags=["play"])
+def abort(request, game_id: int, body: PlyIn):
+    who = require_player(request)
+    existing(game_id)
+    return acted(game_id, who.user, play_services.abort(game_id, who.user, body.ply))
+
+
+# -- challenges (lobby.services) ---------------------------------------------------------------
+
+def challenger(request):
+    who = require(request, Scope.CHALLENGE, Scope.BOT)
+    if is_bot_account(who.user) and who.token is None:
+        raise ApiError("bot_account", "a bot account acts through the API with a token", 403)
+    return who
+
+
+@api.get("/challenges", response={200: dict}, tags=["challenges"])
+def challenges(request):
+    """The caller's pending challenges, made and received."""
+    who = challenger(request)
+    return {"challenges": lobby_listing.challenge_dicts(who.user)}
+
+
+@api.post("/challenges", response={201: ChallengeOut, 400: ErrorOut, 409: ErrorOut},
+          tags=["challenges"])
+def challenge_create(request, fields: dict = Body(...)):
+    """Challenge a player: the Play page's fields (`opponent`, `game`, `time_kind`,
+    `minutes`, `increment`, `days`, `side`, `rated`, `<game>_<option>`)."""
+    who = challenger(request)
+    form = ChallengeForm({k: str(v) for k, v in fields.items()}, challenger=who.user)
+    if not form.is_valid():
+        raise ApiError("bad_message", "; ".join(f"{name}: {' '.join(messages)}"
+                                                for name, messages in form.errors.items()))
+    made = lobby_services.create_challenge(who.user, **form.proposal())
+    return Status(201, {"challenge": lobby_listing.challenge_dict(made)})
+
+
+@api.post("/challenges/{int:challenge_id}/accept",
+          response={200: StartedOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+          tags=["challenges"])
+def challenge_accept(request, challenge_id: int):
+    who = challenger(request)
+    game = lobby_services.accept_challenge(who.user, challenge_id)
+    return {"game_id": game.pk, "url": game.get_absolute_url()}
+
+
+@api.post("/challenges/{int:challenge_id}/decline",
+          response={200: ChallengeOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+          tags=["challenges"])
+def challenge_decline(request, challenge_id: int):
+    who = challenger(request)
+    made = lobby_services.decline_challenge(who.user, challenge_id)
+    return {"challenge": lobby_listing.challenge_dict(made)}
+
+
+@api.post("/challenges/{int:challenge_id}/cancel",
+          response={200: ChallengeOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+          tags=["challenges"])
+def challenge_cancel(request, challenge_id: int):
+    who = challenger(request)
+    made = lobby_services.withdraw_challenge(who.user, challenge_id)
+    return {"challenge": lobby_listing.challenge_dict(made)}

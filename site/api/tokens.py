@@ -1,0 +1,78 @@
+"""Making, finding and revoking personal API tokens (api.models.ApiToken)."""
+import hashlib
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from api.models import ApiToken, BotAccount, Scope
+
+# Recognisable in a leaked-secrets scan, like GitHub's "ghp_".
+SECRET_PREFIX = "tsr_"
+SHOWN = 8  # characters of the secret kept and shown after creation
+MAX_TOKENS = 20
+# Only record a use when the last one recorded is older than this: one UPDATE a minute per
+# token at most, not one per request.
+USE_RESOLUTION_SECONDS = 60
+
+
+class TokenError(Exception):
+    pass
+
+
+def digest_of(secret):
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create(user, name, scopes):
+    """(token, secret): the secret exists only in this return value."""
+    scopes = sorted(set(scopes))
+    if not scopes or any(scope not in Scope.values for scope in scopes):
+        raise TokenError("Choose at least one scope.")
+    if Scope.BOT in scopes and not is_bot_account(user):
+        raise TokenError("Only a bot account can have the bot play scope.")
+    with transaction.atomic():
+        if ApiToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
+            raise TokenError(f"You already have {MAX_TOKENS} tokens: revoke one first.")
+        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        token = ApiToken.objects.create(user=user, name=name, scopes=scopes,
+                                        prefix=secret[:SHOWN], digest=digest_of(secret))
+    return token, secret
+
+
+def find(secret):
+    """The live token with this secret, its user with it, or None (unknown or revoked: the
+    database is asked on every request, so a revocation holds at once)."""
+    if not secret or len(secret) > 200:
+        return None
+    token = (ApiToken.objects.select_related("user")
+             .filter(digest=digest_of(secret), revoked_at=None, user__is_active=True).first())
+    if token is not None:
+        now = timezone.now()
+        if (token.last_used_at is None
+                or (now - token.last_used_at).total_seconds() > USE_RESOLUTION_SECONDS):
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            token.last_used_at = now
+    return token
+
+
+def revoke(user, token_id):
+    """Revoke one of `user`'s tokens; False when it has no such live token."""
+    return bool(ApiToken.objects.filter(pk=token_id, user=user, revoked_at=None)
+                .update(revoked_at=timezone.now()))
+
+
+def is_bot_account(user):
+    return BotAccount.objects.filter(user_id=user.pk).exists()
+
+
+def upgrade_to_bot(user):
+    """Turn a fresh account (no game ever played) into a bot account, for good."""
+    from play.models import Game
+
+    with transaction.atomic():
+        if is_bot_account(user):
+            raise TokenError("This account is already a bot account.")
+        if Game.objects.of_player(user).exists():
+            raise TokenError("Only an account that has never played a game can become a bot.")
+        BotAccount.objects.create(user=user)

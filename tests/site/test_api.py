@@ -1,0 +1,392 @@
+"""Personal API tokens, bot accounts and /api/v1/ through Django's test client: every endpoint's
+success and refusal paths, scopes, CSRF, and bad input answered with a JSON error that changes
+nothing."""
+import json
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from api import tokens
+from api.models import ApiToken, BotAccount
+from play.models import Action, Game
+from tests.site.played import finished, start
+
+pytestmark = pytest.mark.django_db
+
+ALL = ["read", "play", "challenge"]
+
+
+def bearer(secret):
+    return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+
+def token_for(user, scopes=ALL, name="test"):
+    return tokens.create(user, name, scopes)[1]
+
+
+def call(client, method, path, secret=None, body=None, **extra):
+    headers = bearer(secret) if secret else {}
+    headers.update(extra)
+    if body is None:
+        return getattr(client, method)(path, **headers)
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return getattr(client, method)(path, data=data, content_type="application/json", **headers)
+
+
+def refused(response, status, code):
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["error"] == code, response.json()
+    return response.json()
+
+
+# -- tokens ------------------------------------------------------------------------------------
+
+def test_a_token_is_stored_hashed_and_shown_by_its_prefix_only(alice):
+    token, secret = tokens.create(alice, "my bot", ["read"])
+    assert secret.startswith("tsr_") and len(secret) > 40
+    assert secret not in (token.digest, token.prefix) and secret.startswith(token.prefix)
+    assert tokens.find(secret) == token
+    assert tokens.find(secret + "x") is None
+
+
+def test_the_tokens_page_creates_lists_and_revokes(client, alice):
+    client.force_login(alice)
+    made = client.post("/accounts/tokens/", {"name": "my bot", "scopes": ["read", "play"]})
+    assert made.status_code == 200 and made["Cache-Control"] == "no-store"
+    token = ApiToken.objects.get(user=alice)
+    secret = made.context["secret"]
+    assert tokens.find(secret) == token and sorted(token.scopes) == ["play", "read"]
+    page = client.get("/accounts/tokens/").content.decode()
+    assert token.prefix in page and secret not in page and "never" in page
+    assert call(client, "get", "/api/v1/account", secret).status_code == 200
+    client.post(f"/accounts/tokens/{token.pk}/revoke/")
+    # Revoked: refused at once, on the very next request.
+    refused(call(client, "get", "/api/v1/account", secret), 401, "bad_token")
+    assert ApiToken.objects.get(pk=token.pk).is_revoked
+
+
+def test_the_tokens_page_needs_a_csrf_token(alice):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(alice)
+    assert strict.post("/accounts/tokens/", {"name": "x", "scopes": ["read"]}).status_code == 403
+    assert not ApiToken.objects.exists()
+
+
+def test_nobody_revokes_another_players_token(client, alice, bob):
+    token, secret = tokens.create(alice, "mine", ["read"])
+    client.force_login(bob)
+    client.post(f"/accounts/tokens/{token.pk}/revoke/")
+    assert call(client, "get", "/api/v1/account", secret).status_code == 200
+
+
+def test_a_token_needs_a_scope_and_only_a_bot_gets_bot_play(client, alice):
+    client.force_login(alice)
+    assert client.post("/accounts/tokens/", {"name": "x", "scopes": []}).status_code == 400
+    assert client.post("/accounts/tokens/", {"name": "x", "scopes": ["bot"]}).status_code == 400
+    with pytest.raises(tokens.TokenError):
+        tokens.create(alice, "x", ["bot"])
+    assert not ApiToken.objects.exists()
+
+
+def test_last_use_is_recorded(client, alice):
+    token, secret = tokens.create(alice, "mine", ["read"])
+    assert token.last_used_at is None
+    call(client, "get", "/api/v1/account", secret)
+    assert ApiToken.objects.get(pk=token.pk).last_used_at is not None
+
+
+def test_a_token_over_its_rate_gets_429_with_retry_after(client, alice, settings):
+    settings.API_TOKEN_RATE = "3/m"
+    secret = token_for(alice)
+    for _ in range(3):
+        assert call(client, "get", "/api/v1/account", secret).status_code == 200
+    over = call(client, "get", "/api/v1/account", secret)
+    refused(over, 429, "rate_limited")
+    assert 1 <= int(over["Retry-After"]) <= 60
+    # Another token of the same player has its own count.
+    assert call(client, "get", "/api/v1/account", token_for(alice)).status_code == 200
+
+
+# -- authentication and CSRF -------------------------------------------------------------------
+
+def test_no_credentials_or_a_bad_token_is_refused(client):
+    refused(call(client, "get", "/api/v1/account"), 401, "login_required")
+    refused(call(client, "get", "/api/v1/account", "tsr_nothing"), 401, "bad_token")
+
+
+def test_the_token_is_never_read_from_the_url(client, alice):
+    secret = token_for(alice)
+    refused(client.get(f"/api/v1/account?token={secret}&access_token={secret}"),
+            401, "login_required")
+
+
+def test_cookie_requests_need_csrf_and_token_requests_do_not(alice, bob):
+    from django.test import Client
+
+    game = start(alice, bob)
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(alice)
+    assert strict.get("/api/v1/account").json()["username"] == "alice"
+    refused(call(strict, "post", f"/api/v1/games/{game.pk}/play", body={"ply": 0, "action": "a1"}),
+            403, "csrf_failed")
+    assert not Action.objects.exists()
+    token_client = Client(enforce_csrf_checks=True)
+    played = call(token_client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice),
+                  body={"ply": 0, "action": "a1"})
+    assert played.status_code == 200 and played.json()["game"]["state"]["ply"] == 1
+
+
+# -- account and games -------------------------------------------------------------------------
+
+def test_account(client, alice):
+    answer = call(client, "get", "/api/v1/account", token_for(alice, ["read"])).json()
+    assert answer == {"id": alice.pk, "username": "alice", "bot": False, "scopes": ["read"]}
+
+
+def test_a_players_games_with_filters_and_pages(client, alice, bob, carol):
+    for seed in range(3):
+        finished("hadron", (alice, bob), seed=seed)
+    finished("copolymer", (carol, alice))
+    finished("hadron", (bob, carol))
+    secret = token_for(carol, ["read"])
+    everything = call(client, "get", "/api/v1/players/alice/games", secret).json()
+    assert everything["count"] == 4 and everything["page"] == 1
+    assert all("alice" in g["players"] for g in everything["games"])
+    hadron = call(client, "get", "/api/v1/players/alice/games?game=hadron", secret).json()
+    assert hadron["count"] == 3 and {g["game"] for g in hadron["games"]} == {"hadron"}
+    refused(call(client, "get", "/api/v1/players/alice/games?game=chess", secret),
+            400, "bad_message")
+    refused(call(client, "get", "/api/v1/players/alice/games?page=0", secret), 400, "bad_message")
+    refused(call(client, "get", "/api/v1/players/alice/games?page=x", secret), 400, "bad_message")
+    refused(call(client, "get", "/api/v1/players/nobody/games", secret), 404, "not_found")
+
+
+def test_a_game_and_its_export(client, alice, bob):
+    game = finished("hadron", (alice, bob))
+    secret = token_for(alice, ["read"])
+    state = call(client, "get", f"/api/v1/games/{game.pk}", secret).json()
+    assert state["id"] == game.pk and state["status"] == "finished"
+    text = call(client, "get", f"/api/v1/games/{game.pk}/export?format=txt", secret)
+    assert text["Content-Type"].startswith("text/plain")
+    assert text.content.decode() == client.get(f"/game/{game.pk}/record.txt").content.decode()
+    record = call(client, "get", f"/api/v1/games/{game.pk}/export?format=json", secret)
+    assert json.loads(record.content)["game"] == "hadron"
+    refused(call(client, "get", f"/api/v1/games/{game.pk}/export?format=gif", secret),
+            400, "bad_message")
+    refused(call(client, "get", "/api/v1/games/999999", secret), 404, "not_found")
+    refused(call(client, "get", "/api/v1/games/999999/export", secret), 404, "not_found")
+
+
+def test_reading_needs_the_read_scope(client, alice, bob):
+    game = finished("hadron", (alice, bob))
+    secret = token_for(alice, ["challenge"])
+    refused(call(client, "get", f"/api/v1/games/{game.pk}/export", secret), 403, "scope_required")
+    refused(call(client, "get", "/api/v1/players/alice/games", secret), 403, "scope_required")
+
+
+# -- game actions ------------------------------------------------------------------------------
+
+def test_play_resign_through_the_api(client, alice, bob):
+    game = start(alice, bob)
+    a, b = token_for(alice, ["play"]), token_for(bob, ["play"])
+    assert call(client, "post", f"/api/v1/games/{game.pk}/play", a,
+                body={"ply": 0, "action": "a1"}).json()["repeat"] is False
+    assert call(client, "post", f"/api/v1/games/{game.pk}/play", a,
+                body={"ply": 0, "action": "a1"}).json()["repeat"] is True
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", a,
+                 body={"ply": 1, "action": "b2"}), 409, "not_your_turn")
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", b,
+                 body={"ply": 1, "action": "a1"}), 422, "illegal")
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", b,
+                 body={"ply": 5, "action": "b2"}), 409, "stale")
+    assert call(client, "post", f"/api/v1/games/{game.pk}/play", b,
+                body={"ply": 1, "action": "b2"}).status_code == 200
+    # Both have acted: too late to abort.
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/abort", a, body={"ply": 2}),
+            409, "not_allowed")
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/resign", a, body={"ply": 1}),
+            409, "stale")
+    ended = call(client, "post", f"/api/v1/games/{game.pk}/resign", a, body={"ply": 2}).json()
+    assert ended["game"]["status"] == "finished"
+    assert Game.objects.get(pk=game.pk).winner == 1
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", a,
+                 body={"ply": 2, "action": "c3"}), 409, "game_over")
+
+
+def test_abort_through_the_api(client, alice, bob):
+    game = start(alice, bob)
+    answer = call(client, "post", f"/api/v1/games/{game.pk}/abort", token_for(bob, ["play"]),
+                  body={"ply": 0})
+    assert answer.status_code == 200 and answer.json()["game"]["status"] == "aborted"
+
+
+def test_a_read_token_cannot_play(client, alice, bob):
+    game = start(alice, bob)
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice, ["read"]),
+                 body={"ply": 0, "action": "a1"}), 403, "scope_required")
+    assert not Action.objects.exists()
+
+
+def test_nobody_acts_in_another_players_game(client, alice, bob, carol):
+    game = start(alice, bob)
+    secret = token_for(carol, ["play"])
+    for action, body in (("play", {"ply": 0, "action": "a1"}), ("resign", {"ply": 0}),
+                         ("abort", {"ply": 0})):
+        refused(call(client, "post", f"/api/v1/games/{game.pk}/{action}", secret, body=body),
+                403, "not_a_player")
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "active" and game.ply_count == 0
+
+
+@pytest.mark.parametrize("body, code", [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "bad_message"),
+    ({"ply": "0", "action": "a1"}, "bad_message"),
+    ({"ply": -1, "action": "a1"}, "bad_message"),
+    ({"ply": 0, "action": ""}, "bad_message"),
+    ({"ply": 0, "action": "a" * 33}, "bad_message"),
+    ({"action": "a1"}, "bad_message"),
+])
+def test_bad_bodies_are_refused_and_change_nothing(client, alice, bob, body, code):
+    game = start(alice, bob)
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice), body=body),
+            400, code)
+    assert not Action.objects.exists()
+
+
+def test_an_oversized_body_is_refused(client, alice, bob):
+    game = start(alice, bob)
+    body = json.dumps({"ply": 0, "action": "a1", "pad": "x" * 20_000})
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice), body=body),
+            413, "too_large")
+    assert not Action.objects.exists()
+
+
+def test_unknown_endpoints_and_wrong_methods_answer_json(client, alice):
+    secret = token_for(alice)
+    refused(call(client, "get", "/api/v1/nothing-here", secret), 404, "not_found")
+    refused(call(client, "get", "/api/v2/account", secret), 404, "not_found")
+    wrong = call(client, "delete", "/api/v1/account", secret)
+    refused(wrong, 405, "method_not_allowed")
+    refused(call(client, "get", "/api/v1/games/1/play", secret), 405, "method_not_allowed")
+
+
+# -- challenges --------------------------------------------------------------------------------
+
+CHALLENGE = {"opponent": "bob", "game": "hadron", "hadron_size": 5, "time_kind": "untimed",
+             "side": "first", "rated": "casual"}
+
+
+def test_challenge_accept(client, alice, bob):
+    a, b = token_for(alice, ["challenge"]), token_for(bob, ["challenge"])
+    made = call(client, "post", "/api/v1/challenges", a, body=CHALLENGE)
+    assert made.status_code == 201, made.content
+    challenge_id = call(client, "get", "/api/v1/challenges", b).json()["challenges"][0]["id"]
+    refused(call(client, "post", f"/api/v1/challenges/{challenge_id}/accept", a), 403,
+            "not_allowed")
+    started = call(client, "post", f"/api/v1/challenges/{challenge_id}/accept", b).json()
+    game = Game.objects.get(pk=started["game_id"])
+    assert game.players() == (alice, bob)
+    refused(call(client, "post", f"/api/v1/challenges/{challenge_id}/decline", b), 409, "conflict")
+
+
+def test_challenge_decline_and_cancel(client, alice, bob):
+    a, b = token_for(alice, ["challenge"]), token_for(bob, ["challenge"])
+    first = call(client, "post", "/api/v1/challenges", a, body=CHALLENGE).json()["challenge"]
+    assert call(client, "post", f"/api/v1/challenges/{first['id']}/decline", b).status_code == 200
+    second = call(client, "post", "/api/v1/challenges", a, body=CHALLENGE).json()["challenge"]
+    refused(call(client, "post", f"/api/v1/challenges/{second['id']}/cancel", b), 403,
+            "not_allowed")
+    assert call(client, "post", f"/api/v1/challenges/{second['id']}/cancel", a).status_code == 200
+    refused(call(client, "post", "/api/v1/challenges/999999/accept", b), 404, "not_found")
+    assert not Game.objects.exists()
+
+
+def test_challenges_need_their_scope_and_valid_fields(client, alice, bob):
+    refused(call(client, "post", "/api/v1/challenges", token_for(alice, ["read", "play"]),
+                 body=CHALLENGE), 403, "scope_required")
+    refused(call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                 body={**CHALLENGE, "opponent": "nobody"}), 400, "bad_message")
+    refused(call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                 body={**CHALLENGE, "opponent": "alice"}), 400, "bad_message")
+    from lobby.models import Challenge
+    assert not Challenge.objects.exists()
+
+
+# -- bot accounts ------------------------------------------------------------------------------
+
+def test_a_fresh_account_becomes_a_bot_for_good(client, alice, bob):
+    client.force_login(alice)
+    refused_upgrade = client.post("/accounts/bot/", {})
+    assert refused_upgrade.status_code == 400 and not BotAccount.objects.exists()
+    client.post("/accounts/bot/", {"confirm": "on"})
+    assert tokens.is_bot_account(alice)
+    secret = token_for(alice, ["bot"])
+    assert call(client, "get", "/api/v1/account", secret).json()["bot"] is True
+    # It plays with a bot play token, never with its cookie.
+    game = start(alice, bob)
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play",
+                 body={"ply": 0, "action": "a1"}), 403, "bot_account")
+    refused(call(client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice, ["play"]),
+                 body={"ply": 0, "action": "a1"}), 403, "scope_required")
+    assert call(client, "post", f"/api/v1/games/{game.pk}/play", secret,
+                body={"ply": 0, "action": "a1"}).status_code == 200
+
+
+def test_an_account_that_played_cannot_become_a_bot(client, alice, bob):
+    finished("hadron", (alice, bob))
+    client.force_login(alice)
+    client.post("/accounts/bot/", {"confirm": "on"})
+    assert not tokens.is_bot_account(alice)
+
+
+def test_bot_accounts_are_kept_off_the_leaderboards(alice, bob):
+    from ratings import leaderboard
+    from ratings.models import Rating
+
+    for user in (alice, bob):
+        Rating.objects.create(user=user, game="hadron", games=50, rating=1600, deviation=50)
+    BotAccount.objects.create(user=alice)
+    assert [row.user for row in leaderboard.candidates("hadron")] == [bob]
+
+
+# -- the description ---------------------------------------------------------------------------
+
+def django_api_paths():
+    """The /api/v1/ routes Django resolves, in OpenAPI's spelling ({name} for a parameter)."""
+    import re
+
+    found = set()
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern) and route.startswith("api/v1/"):
+                found.add("/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route))
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+def test_the_openapi_description_matches_the_routes(client):
+    described = client.get("/api/v1/openapi.json")
+    assert described.status_code == 200
+    document = described.json()
+    assert document["openapi"].startswith("3.")
+    # ninja's own: the description, its page, and the API's root (a 404 unless DEBUG).
+    served = django_api_paths() - {"/api/v1/openapi.json", "/api/v1/docs", "/api/v1/"}
+    assert set(document["paths"]) == served
+    from openapi_spec_validator import validate
+    validate(document)
+
+
+def test_the_docs_page_is_served(client):
+    page = client.get("/api/v1/docs")
+    assert page.status_code == 200 and b"openapi.json" in page.content
+    # Served from the site's own static files: the CSP allows no other origin.
+    assert b"/static/ninja/swagger-ui-bundle" in page.content and b"cdn" not in page.content
