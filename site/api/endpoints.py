@@ -27,6 +27,7 @@ api = NinjaAPI(title="Tessera API", version="1", urls_namespace="api",
 PLAY_STATUS = {"not_a_player": 403, "illegal": 422, "login_required": 401,
                "session_ended": 401, "rate_limited": 429}
 LOBBY_CODES = {403: "not_allowed", 404: "not_found", 409: "conflict"}
+PLAYING_LIMIT = 100
 
 
 def error(request, code, message, status, retry_after=None):
@@ -173,6 +174,19 @@ def player_games(request, username: str, game: str = "", result: str = "", reaso
     found = queries.page_of(form.filters(), page)
     return {"page": found.number, "pages": found.paginator.num_pages,
             "count": found.paginator.count, "games": [game_out(g) for g in found.object_list]}
+
+
+class PlayingOut(Schema):
+    games: list[GameOut]
+
+
+@api.get("/account/playing", response={200: PlayingOut}, tags=["account"])
+def playing(request):
+    """The caller's games in progress, the last changed first (a bot's to-do list)."""
+    who = require(request, Scope.READ, Scope.PLAY, Scope.BOT)
+    found = (Game.objects.of_player(who.user).active().with_players()
+             .order_by("-updated_at", "-id")[:PLAYING_LIMIT])
+    return {"games": [game_out(game) for game in found]}
 
 
 @api.get("/games/{int:game_id}", response={200: dict, 404: ErrorOut}, tags=["games"])

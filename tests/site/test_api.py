@@ -164,6 +164,17 @@ def test_a_players_games_with_filters_and_pages(client, alice, bob, carol):
     refused(call(client, "get", "/api/v1/players/nobody/games", secret), 404, "not_found")
 
 
+def test_the_games_in_progress(client, alice, bob, carol):
+    mine = start(alice, bob)
+    start(bob, carol)
+    finished("hadron", (alice, carol))
+    answer = call(client, "get", "/api/v1/account/playing", token_for(alice, ["play"])).json()
+    assert [game["id"] for game in answer["games"]] == [mine.pk]
+    assert answer["games"][0]["players"] == ["alice", "bob"]
+    refused(call(client, "get", "/api/v1/account/playing", token_for(alice, ["challenge"])),
+            403, "scope_required")
+
+
 def test_a_game_and_its_export(client, alice, bob):
     game = finished("hadron", (alice, bob))
     secret = token_for(alice, ["read"])
