@@ -41,8 +41,7 @@ logger = logging.getLogger(__name__)
 SHARE_OF_CLOCK = 1 / 30
 SHARE_OF_INCREMENT = 0.8
 MIN_THINK = 0.05
-# Computer-against-computer games (the exhibition) are paced for the people watching them: an
-# action never comes sooner than BOT_EXHIBITION_PACE seconds (1.5) after the previous one.
+# The sweep for games waiting on a computer reads them in pages of this many.
 WAITING_BATCH = 500
 
 
@@ -79,6 +78,8 @@ def turn_of(game):
         "player": player_id, "level": level,
         "seed": zlib.crc32(f"{game.pk}:{game.ply_count}:{game.takebacks}".encode()),
         "time_limit": thinking_time(game, seat, level),
+        # Computer-against-computer games (the exhibition) are paced for the people watching
+        # them: an action never comes sooner than BOT_EXHIBITION_PACE seconds after the last.
         "pace": settings.BOT_EXHIBITION_PACE if other is not None else 0,
         # Whose turn on the workers it takes (bots.jobs, fair share): the person playing it.
         "owner": f"user:{opponent}" if other is None else "exhibition",

@@ -177,7 +177,7 @@ class LobbyConnection(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_connections"
     )
     connected_at = models.DateTimeField(default=timezone.now)
-    # Refreshed by the client's keep-alive pings; a row whose process died goes stale.
+    # Refreshed by its process's heartbeat (live.process); a row whose process died goes stale.
     last_seen = models.DateTimeField(default=timezone.now, db_index=True)
     # Set when the socket closes; the row stays a few seconds so a reload is not a departure.
     closed_at = models.DateTimeField(null=True, blank=True, db_index=True)

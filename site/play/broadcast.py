@@ -12,7 +12,7 @@ from live.sockets import event
 from play import positions, signals
 
 # Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
-# "event": "started" | "action" | "ended"} (the Watch sockets follow it).
+# "event": "started" | "action" | "taken_back" | "ended"} (the Watch sockets follow it).
 GAMES_GROUP = "games"
 
 

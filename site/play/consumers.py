@@ -1,6 +1,6 @@
 """The live game websocket, /ws/game/<id>/: a thin adapter over play.services.
 
-Authenticate (the session, through Channels' AuthMiddlewareStack), parse and type-check the
+Authenticate (the session, through live.auth.SessionAuthMiddleware), parse and type-check the
 message (live.sockets), and hand the change to the game's lane (live.lanes), which runs it on
 a database thread after every earlier change to the same game. What the change broadcasts
 reaches every socket of the game, this one included, through the game's group. Players and

@@ -98,7 +98,7 @@ def current_game(game_id, user=None):
     return game, snapshot(game, user)
 
 
-def join(game_id, channel_name, user, process_name=None):
+def join(game_id, channel_name, user):
     """A socket opened on the game page: count it and return the snapshot it starts from."""
     game = noticed(load(game_id))
     presence.arrive(game, channel_name, user)

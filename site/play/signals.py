@@ -1,11 +1,11 @@
 """What other apps hear of games: once a change has committed, and (game_ending) inside the
 transaction that ends one.
 
-`game_changed` (sender=Game, game=<Game>, event="started" | "action" | "ended") is sent by
-play.broadcast.announce after the commit, on the thread that made the change: receivers (the
-dashboard's `turn` events, the opt-in mail) queue what they send through live.outbox, so it
-leaves from the event loop like the game's own news. Keep receivers cheap: they run on the
-live path of every move.
+`game_changed` (sender=Game, game=<Game>, event="started" | "action" | "taken_back" |
+"ended") is sent by play.broadcast.announce after the commit, on the thread that made the
+change: receivers (the dashboard's `turn` events, the opt-in mail) queue what they send
+through live.outbox, so it leaves from the event loop like the game's own news. Keep
+receivers cheap: they run on the live path of every move.
 """
 from django.dispatch import Signal
 

@@ -1,8 +1,8 @@
 """What the Watch page shows: the games in progress as rows (with a thumbnail of the current
 position, drawn on the server) and the featured game, the liveliest one.
 
-Everything here is synchronous ORM work; the Watch socket runs it through
-database_sync_to_async. A position is the play app's cached engine state (play.positions), so
+Everything here is synchronous ORM work; the Watch socket runs it on a reader thread
+(live.lanes.read). A position is the play app's cached engine state (play.positions), so
 a row after a move costs one step of the engine at most, never a replay of the game, and the
 thumbnail of a position is drawn once per process (keyed like the positions: game id,
 creation time, ply).

@@ -597,7 +597,7 @@ def test_connection_of_a_dead_server_goes_stale(client, alice, settings):
     connect(alice, "fresh-tab", seconds=30)
     client.get(PLAY)
     assert Seek.objects.get().status == "open"
-    # No ping for longer than LOBBY_PRESENCE_STALE: the process holding it must be gone.
+    # No heartbeat for longer than LOBBY_PRESENCE_STALE: the process holding it must be gone.
     LobbyConnection.objects.all().delete()
     connect(alice, "dead-tab", seconds=120)
     client.get(PLAY)

@@ -6,8 +6,6 @@ import subprocess
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from live import process
@@ -260,23 +258,6 @@ def test_presence_notes_who_left_and_who_came_back(alice, bob, sent):
     assert message["claimable_at"][0] == (game.absent1_since + timedelta(seconds=30)).isoformat()
     services.join(game.pk, "chan.bob2", bob)
     assert refresh(game).absent1_since is None
-
-
-# -- the work of one move ----------------------------------------------------------------------
-
-def test_a_move_is_three_statements(alice, bob, django_capture_on_commit_callbacks):
-    game = start(alice, bob, tc=TimeControl.realtime(5, 3))
-    with django_capture_on_commit_callbacks(execute=True):  # the position is cached
-        services.play(game.pk, alice, 0, "c3")
-    with CaptureQueriesContext(connection) as queries:
-        services.play(game.pk, bob, 1, "a1")
-    statements = [q["sql"].split()[0] for q in queries.captured_queries
-                  if "SAVEPOINT" not in q["sql"]]
-    # Lock and read the game, store the action, update the game (clocks, ply, expiry); the
-    # last two in one statement on PostgreSQL.
-    stored = ["WITH"] if connection.vendor == "postgresql" else ["INSERT", "UPDATE"]
-    assert statements == ["SELECT", *stored], queries.captured_queries
-    assert "play_game" in queries.captured_queries[1]["sql"]
 
 
 def test_a_move_is_judged_at_the_moment_it_was_received(alice, bob):

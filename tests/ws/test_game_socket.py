@@ -309,7 +309,7 @@ def test_time_running_out_with_nobody_claiming_it(users, new_game):
     run(scenario)
 
 
-def test_a_socket_reschedules_its_timer_after_each_action(users, new_game):
+def test_the_process_timer_is_rearmed_after_each_action(users, new_game):
     alice, bob = users("alice", "bob")
     game = new_game([alice, bob], "hadron", {"size": 5}, TimeControl.realtime(1, 0))
     a, b = Socket(game.pk, alice), Socket(game.pk, bob)
