@@ -97,8 +97,7 @@ def clock_history(game):
     for action, player, at in (game.action_rows.order_by("ply")
                                .values_list("action", "player", "created_at")):
         state = state.play(action)
-        # The player to move next: the side to move, through Tripen's swap if it happened.
-        following = None if state.is_over else state.to_move ^ int(state.swapped)
+        following = None if state.is_over else state.person_to_move
         left, turn_started = after_action(tc, left, player, following, turn_started, at)
         history.append(list(left))
         if turn_started is None:

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from play.seats import PlayerIndex
+
 KINDS = ("untimed", "correspondence", "realtime")
 MINUTES = range(1, 181)
 INCREMENT = range(0, 61)
@@ -119,7 +121,7 @@ def ms(delta: timedelta) -> int:
     return int(delta.total_seconds() * 1000)
 
 
-def remaining_now(remaining_ms, running, turn_started_at, now: datetime):
+def remaining_now(remaining_ms, running: PlayerIndex | None, turn_started_at, now: datetime):
     """Each player's remaining time at `now`: the running clock has the time since the turn
     started taken off (never below zero); the other clock stands still."""
     if remaining_ms is None:
@@ -130,7 +132,8 @@ def remaining_now(remaining_ms, running, turn_started_at, now: datetime):
     return left
 
 
-def expiry(tc: TimeControl, remaining_ms, running, turn_started_at) -> datetime | None:
+def expiry(tc: TimeControl, remaining_ms, running: PlayerIndex | None,
+           turn_started_at) -> datetime | None:
     """When the running player's time runs out (realtime) or their deadline passes
     (correspondence); None when no clock runs."""
     if running is None or turn_started_at is None:
@@ -142,7 +145,8 @@ def expiry(tc: TimeControl, remaining_ms, running, turn_started_at) -> datetime 
     return None
 
 
-def after_action(tc: TimeControl, remaining_ms, mover, next_player, turn_started_at, now):
+def after_action(tc: TimeControl, remaining_ms, mover: PlayerIndex,
+                 next_player: PlayerIndex | None, turn_started_at, now: datetime):
     """Clock values after `mover` acted at `now`: (remaining_ms, turn_started_at).
 
     The mover pays for the time since the turn (or their previous action of the same turn)

@@ -2,8 +2,11 @@
 move not made, an opponent who left, an untimed game left alone), as lila's Finisher: the
 result recorded, the clocks stopped, the game saved, and everyone told, all in the caller's
 transaction (which holds the game's row lock), so an ending happens exactly once."""
+from datetime import datetime
+
 from play import broadcast, lapses, positions
 from play.models import Game
+from play.seats import PlayerIndex, opponent
 from play.signals import game_ending
 from play.snapshots import clocks_of, result_of
 from ratings.services import rate_game
@@ -11,7 +14,8 @@ from ratings.services import rate_game
 NO_RESULT = Game.NO_RESULT
 
 
-def end_game(game, now, winner, reason, text, *, by_action=False):
+def end_game(game: Game, now: datetime, winner: PlayerIndex | None, reason: str, text: str, *,
+             by_action: bool = False) -> None:
     """End the locked `game` at `now`. `winner` is a player index (None: a draw, or no
     result). `by_action`: the game's last action ended it, and the `action` message that
     carries the result is the caller's to send; otherwise `end` is sent here."""
@@ -43,7 +47,7 @@ def lapse_takeback(game):
                              "ply": game.ply_count})
 
 
-def winner_of(game, state):
+def winner_of(game: Game, state) -> PlayerIndex | None:
     """The player (not side) who won a game played out; None for a draw."""
     return None if state.winner is None else game.player_of(state.winner)
 
@@ -56,14 +60,14 @@ def played_out_text(game, state):
     return f"{game.username(winner)} wins — {engine_text}"
 
 
-def end_if_due(game, now):
+def end_if_due(game: Game, now: datetime) -> bool:
     """End the locked `game` if nobody acted in time (play.lapses); True if it did."""
     due = lapses.lapse(game, now)
     if due is None:
         return False
     reason, winner = due
     if reason == "time":
-        loser = 1 - winner
+        loser = opponent(winner)
         how = "ran out of time" if game.time_control.is_realtime else "missed the move deadline"
         text = f"{game.username(loser)} {how} — {game.username(winner)} wins"
     elif reason == "no_start":

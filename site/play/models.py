@@ -17,6 +17,7 @@ import games
 from play import lapses, positions
 from play.clock import TimeControl, expiry, remaining_now
 from play.labels import options_text
+from play.seats import PlayerIndex, Side
 
 
 @lru_cache(maxsize=4096)
@@ -43,9 +44,9 @@ class GameQuerySet(models.QuerySet):
 
 
 class Seat(NamedTuple):
-    index: int      # player index: 0 for player0 (who moved first), 1 for player1
-    player: object  # the User
-    side: int       # the side they play now (Tripen's swap exchanges them)
+    index: PlayerIndex  # 0 for player0 (who moved first), 1 for player1
+    player: object      # the User
+    side: Side          # the side they play now (Tripen's swap exchanges them)
     side_name: str  # the engine's name of that side, e.g. "Red"
 
     @property
@@ -194,29 +195,32 @@ class Game(models.Model):
     def players(self):
         return (self.player0, self.player1)
 
-    def player_index(self, user):
+    def player_index(self, user) -> PlayerIndex | None:
         if user is None or not getattr(user, "is_authenticated", False):
             return None
         if user.pk == self.player0_id:
-            return 0
+            return PlayerIndex(0)
         if user.pk == self.player1_id:
-            return 1
+            return PlayerIndex(1)
         return None
 
-    def side_of(self, player_index):
+    def side_of(self, player_index: PlayerIndex) -> Side:
         """The side (engine colour) a player plays now: the pie rule swaps them."""
-        return player_index ^ int(self.swapped)
+        return Side(player_index ^ int(self.swapped))
 
-    def player_of(self, side):
-        return side ^ int(self.swapped)
+    def player_of(self, side: Side) -> PlayerIndex:
+        """Who plays `side` now (a winner's side, a scorer's colour); for whoever is to move,
+        the engine's `person_to_move` already says it (player_to_move)."""
+        return PlayerIndex(side ^ int(self.swapped))
 
-    def username(self, player_index):
+    def username(self, player_index: PlayerIndex):
         return self.players()[player_index].get_username()
 
     def seats(self):
         """Both players, player0 first, with the side each plays now."""
         sides = self.engine.sides
-        return [Seat(index, player, self.side_of(index), sides[self.side_of(index)])
+        return [Seat(PlayerIndex(index), player, self.side_of(PlayerIndex(index)),
+                     sides[self.side_of(PlayerIndex(index))])
                 for index, player in enumerate(self.players())]
 
     def follow_up(self):
@@ -224,10 +228,9 @@ class Game(models.Model):
         the query)."""
         return None if self.is_active else self.rematches.order_by("pk").first()
 
-    def player_to_move(self):
+    def player_to_move(self) -> PlayerIndex | None:
         """The index of the player whose turn it is (None once the position is over)."""
-        side = self.state().to_move
-        return None if side is None else self.player_of(side)
+        return self.state().person_to_move
 
     # -- position ----------------------------------------------------------------------------
 
@@ -291,7 +294,7 @@ class Game(models.Model):
             return False
         return self.ply_count == 0 or self.player_to_move() == 1
 
-    def absent_since(self, player_index):
+    def absent_since(self, player_index: PlayerIndex):
         return (self.absent0_since, self.absent1_since)[player_index]
 
     def save(self, *args, **kwargs):

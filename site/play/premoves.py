@@ -61,7 +61,7 @@ def _queue(game, me, now, ply, actions):
     if ply != game.ply_count:
         raise stale(game)
     state = game.state()
-    if game.player_of(state.to_move) == me:
+    if state.person_to_move == me:
         raise PlayError("your_turn", "it is your turn: play the move itself, not a premove")
     if not 0 < len(actions) <= MAX_ACTIONS:
         raise PlayError("illegal", f"a premove is 1 to {MAX_ACTIONS} actions")
@@ -106,7 +106,7 @@ def follow(game, after):
     queued = {premove.player: premove for premove in taken(game)}
     game.premove_waiting = False
     state = game.state()
-    owner = None if state.is_over else game.player_of(state.to_move)
+    owner = None if state.is_over else state.person_to_move
     for player, premove in queued.items():
         if player != owner:
             _dropped(game, premove, PlayError("stale", "you acted yourself since queuing the "
@@ -163,7 +163,7 @@ def _why_not(game, owner, premove, state, now):
     if game.remaining_at(now)[owner] <= 0:
         return PlayError("no_time", "your clock would run out before the premove")
     for number, action in enumerate(premove.actions, 1):
-        if state.is_over or game.player_of(state.to_move) != owner:
+        if state.is_over or state.person_to_move != owner:
             return PlayError("illegal", f"your turn ended before action {number} of the "
                              "premove")
         try:

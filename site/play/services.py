@@ -24,6 +24,8 @@ Around this module: play.snapshots (what clients are told), play.presence (who i
 page), play.endings (the one door for every ending), play.lapses (when nobody acts),
 play.rematch (after the end).
 """
+from datetime import datetime
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -34,6 +36,7 @@ from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
 from play.endings import end_game, end_if_due, lapse_takeback, played_out_text, winner_of
 from play.models import Game
+from play.seats import PlayerIndex, opponent
 from play.snapshots import clocks_of, load, result_of, snapshot
 
 # What a move changes on the game row (one UPDATE).
@@ -156,7 +159,7 @@ def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=No
     return change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
 
 
-def clock_start(game, player, at):
+def clock_start(game: Game, player: PlayerIndex, at: datetime) -> datetime | None:
     """When the turn of `player` that begins `at` starts its clock: `at`, except a computer's
     on a realtime clock, which stands (None) until its worker picks the job up."""
     if game.time_control.is_realtime and is_bot((game.player0_id, game.player1_id)[player]):
@@ -188,7 +191,7 @@ def expire(game_id, now=None):
 
 # -- refusals ----------------------------------------------------------------------------------
 
-def require_player(me):
+def require_player(me: PlayerIndex | None) -> None:
     if me is None:
         raise PlayError("not_a_player", "only the two players can act in this game")
 
@@ -204,7 +207,8 @@ def game_over(game):
 
 # -- the steps ---------------------------------------------------------------------------------
 
-def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
+def _play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action: str,
+          takebacks: int | None = None, thinking_since: datetime | None = None):
     require_player(me)
     if takebacks is not None and takebacks != game.takebacks:
         raise stale(game)
@@ -215,7 +219,7 @@ def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
         raise stale(game)
     if not game.is_active:
         raise game_over(game)
-    mover = game.player_of(state.to_move)
+    mover = state.person_to_move
     if mover != me:
         raise PlayError("not_your_turn", f"it is {game.username(mover)}'s turn")
     try:
@@ -225,7 +229,7 @@ def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
     canonical = after.actions[-1]
     game.swapped = bool(getattr(after, "swapped", False))
     game.both_moved = game.both_moved or me == 1
-    next_player = None if after.is_over else game.player_of(after.to_move)
+    next_player = None if after.is_over else after.person_to_move
     if game.time_control.is_realtime and (thinking_since is not None
                                           or game.turn_started_at is None):
         # A computer's answer: its clock ran from its worker's pick-up, never before the turn.
@@ -269,7 +273,7 @@ def _play(game, me, now, ply, action, takebacks=None, thinking_since=None):
     return []
 
 
-def _repeat_or_stale(game, me, ply, state, action):
+def _repeat_or_stale(game: Game, me: PlayerIndex, ply: int, state, action: str):
     row = game.action_rows.filter(ply=ply).first()
     try:
         canonical = state.parse_action(action)
@@ -280,21 +284,21 @@ def _repeat_or_stale(game, me, ply, state, action):
     raise stale(game)
 
 
-def _resign(game, me, now, ply):
+def _resign(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     require_player(me)
     if not game.is_active:
-        if game.reason == "resign" and game.winner == 1 - me and ply == game.ply_count:
+        if game.reason == "resign" and game.winner == opponent(me) and ply == game.ply_count:
             return [{"type": "repeat", "ply": ply, "action": "resign"}]
         raise game_over(game)
     if ply != game.ply_count:
         raise stale(game)
-    winner = 1 - me
+    winner = opponent(me)
     end_game(game, now, winner, "resign",
              f"{game.username(me)} resigned — {game.username(winner)} wins")
     return []
 
 
-def _abort(game, me, now, ply):
+def _abort(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     require_player(me)
     if not game.is_active:
         if game.reason == "abort" and ply == game.ply_count:
@@ -309,7 +313,7 @@ def _abort(game, me, now, ply):
     return []
 
 
-def _claim_victory(game, me, now, ply):
+def _claim_victory(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     require_player(me)
     if not game.is_active:
         if game.reason == "left" and game.winner == me and ply == game.ply_count:
@@ -320,7 +324,7 @@ def _claim_victory(game, me, now, ply):
     if not game.time_control.is_realtime:
         raise PlayError("not_allowed", "only a realtime game can be claimed when the opponent "
                         "leaves; correspondence and untimed games wait for them")
-    gone = 1 - me
+    gone = opponent(me)
     if is_bot((game.player0_id, game.player1_id)[gone]):
         raise PlayError("not_allowed", f"{game.username(gone)} is a computer: it never leaves "
                         "a game, it only takes its time")

@@ -55,7 +55,7 @@ def movers_of(game):
     state = game.engine.new(**game.options)
     movers = []
     for action in game.action_list():
-        movers.append(state.to_move ^ int(state.swapped))
+        movers.append(state.person_to_move)
         state = state.play(action)
     return movers
 

@@ -12,7 +12,7 @@
 // wait for them, and a pick on the board is already sent (issue 21, item 24).
 import { byId as $ } from "./dom.js";
 import {
-  applyAction, applyEnd, gameSocketPath, isLive, isMyTurn, playerOfSide,
+  applyAction, applyEnd, gameSocketPath, isLive, isMyTurn, playerToMove,
 } from "./live-game.js";
 import { Notice } from "./notice.js";
 import { bindCheckbox, getPref, onPrefChange, setPref } from "./prefs.js";
@@ -72,7 +72,7 @@ const handlers = {
   action(message) {
     const before = game.state.ply;
     const mover = game.state.to_move;
-    const moverName = game.players[playerOfSide(game, mover)].username;
+    const moverName = game.players[playerToMove(game)].username;
     const outcome = applyAction(game, message);
     if (outcome === "gap") {
       socket.send({ type: "snapshot" }); // some action never reached us

@@ -10,13 +10,21 @@ export function isPlayer(game) {
   return game.you !== null && game.you !== undefined;
 }
 
-// The side a player plays now: Tripen's swap exchanges the players' colours. The mapping is
-// its own inverse, so it also gives the player who plays a side.
+// The side a player plays now: Tripen's swap exchanges the players' colours.
 export function sideOfPlayer(game, player) {
   return game.swapped ? 1 - player : player;
 }
 
-export const playerOfSide = sideOfPlayer;
+// The player who plays `side` now (a scorer's colour): the swap read the other way.
+export function playerOfSide(game, side) {
+  return game.swapped ? 1 - side : side;
+}
+
+// The player whose turn it is, null once the position is over: the engine's person_to_move.
+export function playerToMove(game) {
+  const side = game.state.to_move;
+  return side === null || side === undefined ? null : playerOfSide(game, side);
+}
 
 // Still being played: a game that ended (on the board, by resignation, time or abort) is
 // only replayed.

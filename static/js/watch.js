@@ -7,7 +7,7 @@ import { Clocks, formatClock } from "./clock.js";
 import { SVG_NS } from "./boards/svg.js";
 import { byId as $, el } from "./dom.js";
 import {
-  applyAction, applyEnd, gameSocketPath, isLive, playerOfSide, sideOfPlayer,
+  applyAction, applyEnd, gameSocketPath, isLive, playerToMove, sideOfPlayer,
 } from "./live-game.js";
 import { applyTakenBack } from "./game/takeback.js";
 import { ratingBadge } from "./ratings.js";
@@ -287,7 +287,7 @@ async function renderFeatured() {
   const id = featured.id;
   const state = game.state;
   const playing = isLive(game);
-  const toMove = playing && state.to_move !== null ? playerOfSide(game, state.to_move) : null;
+  const toMove = playing ? playerToMove(game) : null;
   renderPlayers(game.players.map((player, i) => {
     const side = sideOfPlayer(game, i);
     return { username: player.username, side, side_name: state.sides[side], rating: player.rating };
