@@ -194,7 +194,7 @@ def game_state(request, game_id: int):
     """The game's full state: the same snapshot as the game socket's `snapshot` message."""
     who = require(request, Scope.READ, Scope.PLAY, Scope.BOT)
     get_object_or_404(Game, pk=game_id)
-    return play_services.current(game_id, who.user)
+    return play_services.snapshot_for(game_id, who.user)
 
 
 EXPORTS = {"txt": (exports.record_text, "text/plain; charset=utf-8"),
@@ -219,7 +219,7 @@ def game_export(request, game_id: int, format: str = "txt"):
 
 def acted(game_id, user, messages):
     return {"repeat": any(m.get("type") == "repeat" for m in messages or ()),
-            "game": play_services.current(game_id, user)}
+            "game": play_services.snapshot_for(game_id, user)}
 
 
 def existing(game_id):

@@ -123,7 +123,7 @@ class GameConsumer(JsonSocket):
     def player(self):
         return self.logged_in("log in to play; visitors can only watch")
 
-    async def change(self, service, user, *args, **kwargs):
+    async def act(self, service, user, *args, **kwargs):
         """Run a change in the game's lane; the sender alone hears what it returns."""
         messages = await lanes.in_lane(("game", self.game_id), self.checked(service),
                                        self.game_id, user, *args, **kwargs)
@@ -135,40 +135,40 @@ class GameConsumer(JsonSocket):
     # is judged at the moment its message arrived, not when its turn in the lane came.
 
     async def on_play(self, message):
-        await self.change(services.play, self.player(), ply_of(message), action_of(message),
-                          now=self.received_at)
+        await self.act(services.play, self.player(), ply_of(message), action_of(message),
+                       now=self.received_at)
 
     async def on_resign(self, message):
-        await self.change(services.resign, self.player(), ply_of(message), now=self.received_at)
+        await self.act(services.resign, self.player(), ply_of(message), now=self.received_at)
 
     async def on_abort(self, message):
-        await self.change(services.abort, self.player(), ply_of(message), now=self.received_at)
+        await self.act(services.abort, self.player(), ply_of(message), now=self.received_at)
 
     async def on_claim_victory(self, message):
-        await self.change(services.claim_victory, self.player(), ply_of(message),
-                          now=self.received_at)
+        await self.act(services.claim_victory, self.player(), ply_of(message),
+                       now=self.received_at)
 
     async def on_rematch(self, message):
-        await self.change(rematch.offer, self.player())
+        await self.act(rematch.offer, self.player())
 
     async def on_decline_rematch(self, message):
-        await self.change(rematch.decline, self.player())
+        await self.act(rematch.decline, self.player())
 
     async def on_takeback(self, message):
-        await self.change(takeback.propose, self.player(), ply_of(message), now=self.received_at)
+        await self.act(takeback.propose, self.player(), ply_of(message), now=self.received_at)
 
     async def on_accept_takeback(self, message):
-        await self.change(takeback.accept, self.player(), ply_of(message), now=self.received_at)
+        await self.act(takeback.accept, self.player(), ply_of(message), now=self.received_at)
 
     async def on_decline_takeback(self, message):
-        await self.change(takeback.decline, self.player(), now=self.received_at)
+        await self.act(takeback.decline, self.player(), now=self.received_at)
 
     async def on_premove(self, message):
-        await self.change(premoves.queue, self.player(), ply_of(message),
-                          premove_actions(message), now=self.received_at)
+        await self.act(premoves.queue, self.player(), ply_of(message),
+                       premove_actions(message), now=self.received_at)
 
     async def on_premove_cancel(self, message):
-        await self.change(premoves.cancel, self.player(), now=self.received_at)
+        await self.act(premoves.cancel, self.player(), now=self.received_at)
 
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")
@@ -182,7 +182,7 @@ class GameConsumer(JsonSocket):
         if wait:
             raise Refusal("rate_limited", "too many snapshots from your address or account: "
                                           f"try again in {budget.wait_text(wait)}")
-        await self.send_snapshot(await lanes.read(services.current, self.game_id, self.user))
+        await self.send_snapshot(await lanes.read(services.snapshot_for, self.game_id, self.user))
 
     async def refused(self, refusal):
         if getattr(refusal, "snapshot", False):

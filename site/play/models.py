@@ -343,7 +343,8 @@ class Action(models.Model):
 class Connection(models.Model):
     """One open websocket on a game page, in any server process: presence is counted from
     these rows so every process sees the same numbers. `seen_at` is refreshed by its process's
-    heartbeat (live.process) while the socket lives, so rows left behind by a process that died stop counting."""
+    heartbeat (live.process) while the socket lives, so rows left behind by a process that
+    died stop counting."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
     channel_name = models.CharField(max_length=200, unique=True)

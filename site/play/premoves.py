@@ -2,11 +2,11 @@
 and the server plays it the moment the turn passes to them (lichess's premove, kept by the
 server rather than the browser, so a reconnect or a second tab still has it).
 
-* Queued, cancelled and played as changes of the game (play.services.change): under the
+* Queued, cancelled and played as changes of the game (play.services.in_locked_game): under the
   game's row lock, in its lane (live.lanes), so a premove never races its owner's own move.
 * Played right after the opponent's action, by play.services.play, in the same lane job and
   so before any other message of that game this process received meanwhile; each action goes
-  through the same step as a person's move (services._play), so every rule and clock check is
+  through the same step as a person's move (services.do_play), so every rule and clock check is
   the same. A whole turn of several actions (Colorful's two stones, Copolymer's claims) is
   checked on the engine first and played whole or not at all.
 * Charged at most PREMOVE_CHARGE_MS of thinking time: it is judged that long after the moment
@@ -26,7 +26,7 @@ import games
 from live.sql import converted, converters, fetch, quote, table
 from play import broadcast
 from play.models import Game, Premove
-from play.services import PlayError, _play, change, game_over, require_player, stale
+from play.services import PlayError, do_play, game_over, in_locked_game, require_player, stale
 
 PREMOVE_CHARGE_MS = 100
 # The longest turn a premove may hold: Colorful's two stones, Copolymer's forced claims.
@@ -44,14 +44,14 @@ def queued_message(premove):
 # -- the owner's messages ------------------------------------------------------------------------
 
 def queue(game_id, user, ply, actions, now=None):
-    return change(game_id, user, _queue, ply, actions, now=now)
+    return in_locked_game(game_id, user, do_queue_premove, ply, actions, now=now)
 
 
 def cancel(game_id, user, now=None):
-    return change(game_id, user, _cancel, now=now)
+    return in_locked_game(game_id, user, do_cancel_premove, now=now)
 
 
-def _queue(game, me, now, ply, actions):
+def do_queue_premove(game, me, now, ply, actions):
     require_player(me)
     if not game.is_active:
         raise game_over(game)
@@ -79,7 +79,7 @@ def _queue(game, me, now, ply, actions):
     return []
 
 
-def _cancel(game, me, now):
+def do_cancel_premove(game, me, now):
     require_player(me)
     if game.premoves.filter(player=me).delete()[0]:
         _waiting(game, game.premoves.exists())
@@ -97,7 +97,7 @@ def _waiting(game, flag):
 
 def follow(game, after):
     """Play the premove of the player now to move, in the transaction that stored the
-    opponent's action judged at `after` (services._play calls this while the game's row is
+    opponent's action judged at `after` (services.do_play calls this while the game's row is
     locked, so nothing else of the game can come between). Every other premove of the game
     is dropped: its owner has just acted. Returns whether one was played.
 
@@ -120,7 +120,7 @@ def follow(game, after):
             _dropped(game, premove, reason)
         return False
     for action in premove.actions:
-        _play(game, owner, now, game.ply_count, action)
+        do_play(game, owner, now, game.ply_count, action)
     _tell_owner(game, owner, {"type": "premove_cleared", "reason": "played",
                               "actions": list(premove.actions)})
     return True

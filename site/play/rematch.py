@@ -5,20 +5,20 @@ once: nobody would ever answer for it, and the offer waited for ever."""
 from bots.accounts import is_bot
 from bots.services import TooManyComputerGames, refuse_past_the_cap
 from play import broadcast
-from play.services import PlayError, change, require_player, start_game
+from play.services import PlayError, in_locked_game, require_player, start_game
 
 
 def offer(game_id, user):
     """Offer a rematch, or accept the opponent's standing offer."""
-    return change(game_id, user, _offer)
+    return in_locked_game(game_id, user, do_offer_rematch)
 
 
 def decline(game_id, user):
     """Decline the opponent's offer, or withdraw one's own."""
-    return change(game_id, user, _decline)
+    return in_locked_game(game_id, user, do_decline_rematch)
 
 
-def _offer(game, me, now):
+def do_offer_rematch(game, me, now):
     require_player(me)
     if game.is_active:
         raise PlayError("not_allowed", "a rematch can be offered once the game is over")
@@ -27,7 +27,7 @@ def _offer(game, me, now):
         return [started(follow_up)]
     against_computer = is_bot((game.player0_id, game.player1_id)[1 - me])
     if game.rematch_offer is None and not against_computer:
-        _set_offer(game, me)
+        do_set_rematch_offer(game, me)
         return []
     if game.rematch_offer == me:
         return [{"type": "rematch", "offered_by": me}]  # already standing: just a reminder
@@ -47,15 +47,15 @@ def _offer(game, me, now):
     return []
 
 
-def _decline(game, me, now):
+def do_decline_rematch(game, me, now):
     require_player(me)
     if game.rematch_offer is None:
         raise PlayError("not_allowed", "there is no rematch offer to decline")
-    _set_offer(game, None)
+    do_set_rematch_offer(game, None)
     return []
 
 
-def _set_offer(game, offered_by):
+def do_set_rematch_offer(game, offered_by):
     game.rematch_offer = offered_by
     game.save(update_fields=["rematch_offer", "updated_at"])
     broadcast.to_game(game, {"type": "rematch", "offered_by": offered_by})

@@ -17,6 +17,10 @@ comes with the moment the worker picked the job up and the moment it answered (b
 it is charged the time between. The time its job waited in the queue is charged to nobody,
 as the time a person's message waits in the server.
 
+Steps are named by their role, as play.takeback and talk.services are: each message is a
+`do_` step (do_play, do_resign, do_abort, do_claim_victory; play.rematch's do_offer_rematch,
+play.premoves' do_queue_premove) that in_locked_game runs under the game's row lock.
+
 Refusals raise PlayError(code, message) and change nothing, with one exception on purpose:
 a game whose time was up ends even when the message that noticed it is refused.
 
@@ -89,26 +93,26 @@ def start_game(*, game, options, players, time_control, rematch_of=None, rated=F
 
 # -- reading -----------------------------------------------------------------------------------
 
-def current(game_id, user=None):
+def snapshot_for(game_id, user=None):
     """The game's snapshot for `user`, after ending it if its time is up (page loads,
     reconnects and snapshot requests notice it too)."""
-    return current_game(game_id, user)[1]
+    return game_and_snapshot(game_id, user)[1]
 
 
-def current_game(game_id, user=None):
-    """(game, snapshot), as `current`."""
-    game = noticed(load(game_id))
+def game_and_snapshot(game_id, user=None):
+    """(game, snapshot), as `snapshot_for`."""
+    game = with_lapse_ended(load(game_id))
     return game, snapshot(game, user)
 
 
 def join(game_id, channel_name, user):
     """A socket opened on the game page: count it and return the snapshot it starts from."""
-    game = noticed(load(game_id))
+    game = with_lapse_ended(load(game_id))
     presence.arrive(game, channel_name, user)
     return snapshot(game, user)
 
 
-def noticed(game, now=None):
+def with_lapse_ended(game, now=None):
     """`game`, or the game as it stands once ended, if its time is up."""
     if lapses.lapse(game, now or timezone.now()) is None:
         return game
@@ -118,7 +122,7 @@ def noticed(game, now=None):
 
 # -- changing ----------------------------------------------------------------------------------
 
-def change(game_id, user, step, *args, now=None):
+def in_locked_game(game_id, user, step, *args, now=None):
     """Lock the game, end it if its time was up at `now` (default: this moment), then run
     `step(game, player index of user, now, *args)`, which returns the messages for the sender
     alone. A refusal from the step rolls everything back, except an end that was due."""
@@ -156,7 +160,8 @@ def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=No
     saw (a computer's answer, bots.moves): a different one means the position at `ply` is not
     the one it thought about, and the action is refused as stale. `thinking_since`: when a
     computer's worker began to think it (its clock is charged from then to `now`)."""
-    return change(game_id, user, _play, ply, action, takebacks, thinking_since, now=now)
+    return in_locked_game(game_id, user, do_play, ply, action, takebacks, thinking_since,
+                          now=now)
 
 
 def clock_start(game: Game, player: PlayerIndex, at: datetime) -> datetime | None:
@@ -168,16 +173,16 @@ def clock_start(game: Game, player: PlayerIndex, at: datetime) -> datetime | Non
 
 
 def resign(game_id, user, ply, now=None):
-    return change(game_id, user, _resign, ply, now=now)
+    return in_locked_game(game_id, user, do_resign, ply, now=now)
 
 
 def abort(game_id, user, ply, now=None):
-    return change(game_id, user, _abort, ply, now=now)
+    return in_locked_game(game_id, user, do_abort, ply, now=now)
 
 
 def claim_victory(game_id, user, ply, now=None):
     """Claim the win of a realtime game the opponent has left (play.lapses.claim_after)."""
-    return change(game_id, user, _claim_victory, ply, now=now)
+    return in_locked_game(game_id, user, do_claim_victory, ply, now=now)
 
 
 def expire(game_id, now=None):
@@ -207,7 +212,7 @@ def game_over(game):
 
 # -- the steps ---------------------------------------------------------------------------------
 
-def _play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action: str,
+def do_play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action: str,
           takebacks: int | None = None, thinking_since: datetime | None = None):
     require_player(me)
     if takebacks is not None and takebacks != game.takebacks:
@@ -284,7 +289,7 @@ def _repeat_or_stale(game: Game, me: PlayerIndex, ply: int, state, action: str):
     raise stale(game)
 
 
-def _resign(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
+def do_resign(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     require_player(me)
     if not game.is_active:
         if game.reason == "resign" and game.winner == opponent(me) and ply == game.ply_count:
@@ -298,7 +303,7 @@ def _resign(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     return []
 
 
-def _abort(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
+def do_abort(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     require_player(me)
     if not game.is_active:
         if game.reason == "abort" and ply == game.ply_count:
@@ -313,7 +318,7 @@ def _abort(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     return []
 
 
-def _claim_victory(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
+def do_claim_victory(game: Game, me: PlayerIndex | None, now: datetime, ply: int):
     require_player(me)
     if not game.is_active:
         if game.reason == "left" and game.winner == me and ply == game.ply_count:

@@ -16,14 +16,14 @@ accepts or declines.
   taken-back position afterwards. Clocks go back to what they were when the proposer's turn
   began, and the turn starts again at the acceptance (correspondence: a fresh deadline).
 
-Every step runs like a move: in the game's lane, under its row lock (play.services.change),
-judged at the moment its message was received.
+Every step runs like a move: in the game's lane, under its row lock
+(play.services.in_locked_game), judged at the moment its message was received.
 """
 from django.db import transaction
 
 from play import broadcast, positions, statements
 from play.models import Action
-from play.services import PlayError, change, game_over, require_player, stale
+from play.services import PlayError, game_over, in_locked_game, require_player, stale
 from play.signals import not_allowed
 from play.snapshots import clocks_of
 
@@ -34,17 +34,17 @@ TAKEBACK_FIELDS = ["ply_count", "swapped", "both_moved", "remaining0_ms", "remai
 
 def propose(game_id, user, ply, now=None):
     """Propose to take back the sender's last turn, the game being at `ply`."""
-    return change(game_id, user, do_propose_takeback, ply, now=now)
+    return in_locked_game(game_id, user, do_propose_takeback, ply, now=now)
 
 
 def accept(game_id, user, ply, now=None):
     """Accept the opponent's proposal, the game being at `ply`."""
-    return change(game_id, user, do_accept_takeback, ply, now=now)
+    return in_locked_game(game_id, user, do_accept_takeback, ply, now=now)
 
 
 def decline(game_id, user, now=None):
     """Decline the opponent's proposal, or withdraw one's own."""
-    return change(game_id, user, do_decline_takeback, now=now)
+    return in_locked_game(game_id, user, do_decline_takeback, now=now)
 
 
 # -- the rules ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The game page and its JSON snapshot. Both notice a clock that has run out (services.current)."""
+"""The game page and its JSON snapshot. Both notice a clock that has run out
+(services.game_and_snapshot)."""
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
@@ -11,7 +12,7 @@ from play.models import Game
 
 def _current(request, game_id):
     try:
-        return services.current_game(game_id, request.user)
+        return services.game_and_snapshot(game_id, request.user)
     except Game.DoesNotExist:
         raise Http404("No such game")
 

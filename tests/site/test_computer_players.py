@@ -197,7 +197,7 @@ def test_a_bot_mark_with_its_level_is_beside_a_computers_name_everywhere(client,
         assert mark in text, page
         assert text.count("computer-mark\"") == text.count(mark), page  # alice has none
     # The pages' scripts draw it from the badge the JSON carries (static/js/ratings.js).
-    players = services.current(live.pk)["players"]
+    players = services.snapshot_for(live.pk)["players"]
     assert [p["rating"].get("computer") for p in players] == [None, 2]
 
 
@@ -265,6 +265,6 @@ def test_a_computer_is_always_there_so_nobody_claims_a_win_against_it(alice, pla
     with pytest.raises(services.PlayError) as refused:
         services.claim_victory(game.pk, alice, 2)
     assert refused.value.code == "not_allowed" and "computer" in refused.value.message
-    snapshot = services.current(game.pk, alice)
+    snapshot = services.snapshot_for(game.pk, alice)
     assert snapshot["presence"]["players_online"][1] is True
     assert snapshot["presence"]["claimable_at"][0] is None  # alice may never claim

@@ -40,9 +40,9 @@ def first_moves(game, alice, bob):
 def test_a_realtime_game_whose_first_player_never_moves_is_aborted_not_lost(alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
     back(game, seconds=29)
-    assert services.current(game.pk)["status"] == "active"
+    assert services.snapshot_for(game.pk)["status"] == "active"
     back(game, seconds=31)
-    snapshot = services.current(game.pk)
+    snapshot = services.snapshot_for(game.pk)
     assert snapshot["status"] == "aborted"
     assert snapshot["result"] == {"winner": None, "reason": "no_start",
                                   "text": "alice did not make a first move — aborted"}
@@ -62,22 +62,22 @@ def test_after_both_first_moves_time_is_lost_on_the_clock_only(alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
     first_moves(game, alice, bob)
     back(game, seconds=45)
-    assert services.current(game.pk)["status"] == "active"
+    assert services.snapshot_for(game.pk)["status"] == "active"
     back(game, seconds=61)
-    assert services.current(game.pk)["result"]["reason"] == "time"
+    assert services.snapshot_for(game.pk)["result"]["reason"] == "time"
 
 
 def test_a_correspondence_first_move_missed_aborts(alice, bob):
     game = start(alice, bob, tc=TimeControl.correspondence(2))
     back(game, days=2, seconds=1)
-    snapshot = services.current(game.pk)
+    snapshot = services.snapshot_for(game.pk)
     assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", "no_start")
 
 
 def test_the_first_move_limit_is_in_the_clocks(alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(10, 0))
     game = refresh(game)
-    clocks = services.current(game.pk)["clocks"]
+    clocks = services.snapshot_for(game.pk)["clocks"]
     assert clocks["expires_at"] == (game.turn_started_at + timedelta(seconds=30)).isoformat()
     assert game.expires_at == game.turn_started_at + timedelta(seconds=30)
 

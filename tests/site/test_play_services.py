@@ -170,7 +170,7 @@ def test_tripen_swap_maps_players_to_sides(alice, bob):
     assert error_of(services.play, game.pk, bob, 2, "a1/0").code == "not_your_turn"
     services.play(game.pk, alice, 2, "a1/0")
     services.play(game.pk, bob, 3, "e5/0")
-    snapshot = services.current(game.pk, alice)
+    snapshot = services.snapshot_for(game.pk, alice)
     assert snapshot["swapped"] is True
     assert [p["side"] for p in snapshot["players"]] == [1, 0]
     assert snapshot["you"] == 0
@@ -219,7 +219,7 @@ def test_an_action_rolled_back_never_reaches_the_position_cache(alice, bob):
     Action.objects.create(game=game, ply=0, action="a1", player=0)
     Game.objects.filter(pk=game.pk).update(ply_count=1)
     assert refresh(game).state().actions == ("a1",)
-    assert services.current(game.pk)["state"]["actions"] == ["a1"]
+    assert services.snapshot_for(game.pk)["state"]["actions"] == ["a1"]
 
 
 # -- clocks -----------------------------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_realtime_clock_charges_the_mover_and_adds_the_increment(alice, bob):
     left = game.remaining_ms
     assert 51_500 <= left[0] <= 52_000 and left[1] == 60_000
     assert game.running == 1
-    snapshot = services.current(game.pk)
+    snapshot = services.snapshot_for(game.pk)
     assert snapshot["clocks"]["running"] == 1
     assert snapshot["clocks"]["remaining_ms"][0] == left[0]
 
@@ -284,11 +284,11 @@ def test_correspondence_deadline_passes_on_page_load(alice, bob):
     services.play(game.pk, alice, 0, "c3")
     services.play(game.pk, bob, 1, "a1")
     game = refresh(game)
-    snapshot = services.current(game.pk)
+    snapshot = services.snapshot_for(game.pk)
     assert snapshot["clocks"]["remaining_ms"] is None
     assert snapshot["clocks"]["deadline"] == (game.turn_started_at + timedelta(days=1)).isoformat()
     set_clock(game, turn_started_at=timezone.now() - timedelta(days=1, seconds=1))
-    snapshot = services.current(game.pk)
+    snapshot = services.snapshot_for(game.pk)
     assert snapshot["status"] == "finished"
     assert snapshot["result"]["reason"] == "time" and snapshot["result"]["winner"] == 1
     assert "alice missed the move deadline" in snapshot["result"]["text"]
@@ -296,7 +296,7 @@ def test_correspondence_deadline_passes_on_page_load(alice, bob):
 
 def test_untimed_games_have_no_clock(alice, bob):
     game = start(alice, bob)
-    clocks = services.current(game.pk)["clocks"]
+    clocks = services.snapshot_for(game.pk)["clocks"]
     assert clocks["remaining_ms"] is None and clocks["running"] is None
     assert clocks["deadline"] is None
 
@@ -358,7 +358,7 @@ def test_rematch_offer_accept_swaps_the_players(alice, bob, carol):
     assert again == [{"type": "rematch_started", "url": rematch.get_absolute_url(),
                       "id": rematch.pk}]
     assert Game.objects.filter(rematch_of=game).count() == 1
-    assert services.current(game.pk)["rematch"] == {"offered_by": None,
+    assert services.snapshot_for(game.pk)["rematch"] == {"offered_by": None,
                                                     "url": rematch.get_absolute_url()}
 
 
@@ -377,7 +377,7 @@ def test_rematch_decline(alice, bob):
 def test_snapshot_shape(alice, bob, carol):
     game = start(alice, bob, tc=TimeControl.realtime(5, 3))
     services.play(game.pk, alice, 0, "c3")
-    snap = services.current(game.pk, carol)
+    snap = services.snapshot_for(game.pk, carol)
     assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
                          "presence", "rematch", "takeback", "takebacks", "chat", "premove"}

@@ -55,7 +55,7 @@ def test_nothing_is_taken_back_without_the_opponents_consent(alice, bob, sent):
                                          "back_to": 0})]
     game = refresh(game)
     assert (game.ply_count, game.takeback_offer, game.takebacks) == (1, 0, 0)
-    assert services.current(game.pk)["takeback"] == {"offered_by": 0, "ply": 1}
+    assert services.snapshot_for(game.pk)["takeback"] == {"offered_by": 0, "ply": 1}
     with sent() as news:
         takeback.accept(game.pk, bob, 1)
     game = refresh(game)
@@ -258,7 +258,7 @@ def test_another_move_at_the_same_ply_is_the_new_position(alice, bob, fresh_cach
     positions.states.put(positions.key(before, 1), old)
     game = refresh(game)
     assert game.state().actions == ("a1",)
-    assert services.current(game.pk)["state"]["actions"] == ["a1"]
+    assert services.snapshot_for(game.pk)["state"]["actions"] == ["a1"]
     assert archive_positions.state_at(game, 1).actions == ("a1",)
     text = archive_positions.position_json(game, 1)
     assert '"actions":["a1"]' in text

@@ -40,7 +40,7 @@ def test_a_resignation_moves_both_ratings_once_and_the_result_carries_them(alice
     assert [c.user for c in changes] == [alice, bob]
     assert [c.result for c in changes] == ["win", "loss"]
     assert changes[0].rating_before == 1500 and changes[0].rating_after == won.rating
-    result = services.current(game.pk)["result"]
+    result = services.snapshot_for(game.pk)["result"]
     assert result["ratings"] == [
         {"username": "alice", "before": 1500, "after": round(won.rating),
          "change": round(won.rating) - 1500, "provisional": True},
@@ -56,7 +56,7 @@ def test_a_game_played_out_is_rated_from_the_winners_side(alice, bob):
     assert game.status == Game.FINISHED and game.reason == "normal"
     winner, loser = game.players()[game.winner], game.players()[1 - game.winner]
     assert rating(winner).rating > 1500 > rating(loser).rating
-    assert services.current(game.pk)["rated"] is True
+    assert services.snapshot_for(game.pk)["rated"] is True
 
 
 def test_a_flag_that_fell_is_rated(alice, bob):
@@ -79,8 +79,8 @@ def test_casual_and_aborted_games_are_never_rated(alice, bob):
     services.abort(aborted.pk, alice, 0)
     assert Game.objects.get(pk=aborted.pk).status == Game.ABORTED
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
-    assert "ratings" not in services.current(casual.pk)["result"]
-    assert services.current(aborted.pk)["result"]["ratings"] == []
+    assert "ratings" not in services.snapshot_for(casual.pk)["result"]
+    assert services.snapshot_for(aborted.pk)["result"]["ratings"] == []
 
 
 @pytest.mark.parametrize("reason", ["no_start", "idle"])
@@ -93,7 +93,7 @@ def test_games_the_site_ends_without_a_result_are_never_rated(alice, bob, reason
         back = timezone.now() - timedelta(minutes=1)
     Game.objects.filter(pk=game.pk).update(turn_started_at=back, updated_at=back)
     Game.objects.get(pk=game.pk).save(update_fields=["expires_at"])
-    snapshot = services.current(game.pk)
+    snapshot = services.snapshot_for(game.pk)
     assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", reason)
     assert snapshot["result"]["ratings"] == []
     # No draw counted on the profile either: the rows are never touched.

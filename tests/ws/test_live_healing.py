@@ -181,14 +181,14 @@ def test_hostile_frames_are_refused_without_a_trace(users, new_game, caplog):
 def test_a_slow_game_does_not_hold_up_another(users, new_game, monkeypatch):
     alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
     slow, quick = new_game([alice, bob]), new_game([carol, dave])
-    real_current = services.current
+    real_current = services.snapshot_for
 
     def current(game_id, user=None):
         if game_id == slow.pk:
             time.sleep(1.5)  # e.g. a long game replayed after a restart
         return real_current(game_id, user)
 
-    monkeypatch.setattr(services, "current", current)
+    monkeypatch.setattr(services, "snapshot_for", current)
     a, c = Socket(slow.pk, alice), Socket(quick.pk, carol)
 
     async def scenario():
