@@ -6,6 +6,9 @@ class LiveConfig(AppConfig):
     verbose_name = "Live connections"
 
     def ready(self):
-        from live import sessions
+        from django.conf import settings
+
+        from live import presence, process, sessions
 
         sessions.connect_signals()
+        process.every(settings.LIVE_SWEEP, presence.sweep)

@@ -1,5 +1,7 @@
 """The server processes of the site, so that every process knows which others are alive and
-the site knows when none was (time that is not charged to anyone's clock)."""
+the site knows when none was (time that is not charged to anyone's clock), and who is there:
+the one presence ledger of every socket kind that counts presence (live.presence)."""
+from django.conf import settings
 from django.db import models
 
 
@@ -38,3 +40,31 @@ class Outage(models.Model):
     @property
     def length(self):
         return self.ended_at - self.began_at
+
+
+class Presence(models.Model):
+    """One open websocket of a kind that counts presence (a game page, the lobby), in any
+    server process, so every process counts the same rows. `seen_at` is refreshed by its
+    process's heartbeat (live.process) while the socket lives, so the rows of a process that
+    died stop counting and the sweep deletes them. A closed socket's row goes at once, or
+    counts on until `counts_until` (the lobby's grace: a page reload is not a departure)."""
+
+    GAME, LOBBY = "game", "lobby"
+    KINDS = [(GAME, "game page"), (LOBBY, "lobby")]
+
+    kind = models.CharField(max_length=8, choices=KINDS)
+    channel_name = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="+")
+    # A game page's game (play.Game's id): no foreign key, live stands below every app.
+    game_id = models.BigIntegerField(null=True, blank=True)
+    opened_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+    counts_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game_id", "seen_at"], name="live_presence_game_seen"),
+                   models.Index(fields=["kind", "user"], name="live_presence_kind_user")]
+
+    def __str__(self):
+        return f"{self.kind} {self.channel_name}"

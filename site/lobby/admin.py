@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from lobby.models import Challenge, LobbyConnection, Seek
+from lobby.models import Challenge, Seek
 
 
 @admin.register(Seek)
@@ -19,10 +19,3 @@ class ChallengeAdmin(admin.ModelAdmin):
     list_filter = ("status", "game", "tc_kind")
     search_fields = ("challenger__username", "challenged__username")
     raw_id_fields = ("challenger", "challenged", "started_game")
-
-
-@admin.register(LobbyConnection)
-class LobbyConnectionAdmin(admin.ModelAdmin):
-    list_display = ("user", "channel_name", "connected_at", "last_seen", "closed_at")
-    search_fields = ("user__username",)
-

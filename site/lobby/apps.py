@@ -10,4 +10,4 @@ class LobbyConfig(AppConfig):
         from live import process
         from lobby import presence
 
-        process.every(settings.LIVE_SWEEP, presence.sweep)
+        process.every(settings.LIVE_SWEEP, presence.close_abandoned_seeks)

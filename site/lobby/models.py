@@ -1,5 +1,5 @@
-"""Seeks (open offers anyone may accept), challenges (offers to one named player) and the
-lobby connections that tell whether a seek's owner is still there.
+"""Seeks (open offers anyone may accept) and challenges (offers to one named player). Whether a
+seek's owner is still in the lobby is the presence ledger's (live.presence, lobby.presence).
 
 A seek or challenge changes state exactly once, by a conditional UPDATE
 (`filter(status=OPEN).close(...)`), so two people accepting the same seek at the same moment
@@ -166,21 +166,3 @@ class Challenge(Proposal):
     @property
     def proposer(self):
         return self.challenger
-
-
-class LobbyConnection(models.Model):
-    """One open lobby websocket of a logged-in player, in the database so that every Daphne
-    process sees every connection: a real-time seek lives as long as its owner has one."""
-
-    channel_name = models.CharField(max_length=255, unique=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lobby_connections"
-    )
-    connected_at = models.DateTimeField(default=timezone.now)
-    # Refreshed by its process's heartbeat (live.process); a row whose process died goes stale.
-    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
-    # Set when the socket closes; the row stays a few seconds so a reload is not a departure.
-    closed_at = models.DateTimeField(null=True, blank=True, db_index=True)
-
-    def __str__(self):
-        return f"{self.user} on {self.channel_name}"

@@ -8,8 +8,11 @@ class PlayConfig(AppConfig):
     verbose_name = "Games in play"
 
     def ready(self):
+        from live import presence as ledger
         from live import process
-        from play import sweeper
+        from live.models import Presence
+        from play import presence, sweeper
 
         process.every(settings.LIVE_SWEEP, sweeper.sweep)
+        ledger.when_gone(Presence.GAME, presence.announce)
         process.on_outage(sweeper.move_clocks_on)

@@ -17,6 +17,7 @@ one timer in this process lives in play.rooms.
 import logging
 
 from live import budget, lanes
+from live import presence as ledger
 from live.sockets import JsonSocket, Refusal
 from ops import metrics
 from play import (broadcast, positions, premoves, presence, rematch, rooms, services,
@@ -110,7 +111,7 @@ class GameConsumer(JsonSocket):
         if getattr(self, "joined_groups", None) is None:
             return
         rooms.leave(self.game_id, self)
-        await lanes.write(presence.leave, [self.channel_name])
+        await lanes.write(ledger.leave, [self.channel_name])
         rooms.presence_changed(self.game_id)
 
     # -- from the client ---------------------------------------------------------------------
@@ -242,13 +243,13 @@ class GameConsumer(JsonSocket):
 
     @classmethod
     def still_here(cls, channel_names):
-        presence.still_here(channel_names)
+        ledger.still_here(channel_names)
 
     def forgotten(self):
         rooms.leave(self.game_id, self)
 
     @classmethod
     def lost(cls, channel_names):
-        game_ids = presence.leave(channel_names)
+        game_ids = ledger.leave(channel_names)
         if game_ids:
             presence.announce(game_ids)

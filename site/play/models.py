@@ -340,23 +340,6 @@ class Action(models.Model):
         return f"{self.game_id}:{self.ply} {self.action}"
 
 
-class Connection(models.Model):
-    """One open websocket on a game page, in any server process: presence is counted from
-    these rows so every process sees the same numbers. `seen_at` is refreshed by its process's
-    heartbeat (live.process) while the socket lives, so rows left behind by a process that
-    died stop counting."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
-    channel_name = models.CharField(max_length=200, unique=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    seen_at = models.DateTimeField(db_index=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["game", "seen_at"], name="play_conn_game_seen")]
-
-
 class Premove(models.Model):
     """A realtime player's next turn, queued while the opponent is to move (play.premoves):
     one or more actions, played by the server the moment the turn passes to its owner, if

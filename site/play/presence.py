@@ -1,12 +1,13 @@
-"""Who has the game page open, in every server process: each open socket is a Connection row,
-so the numbers are counted in the database rather than held by one process.
+"""Who has the game page open, in every server process: each open socket is a row of the
+presence ledger (live.presence, kind "game"), so the numbers are counted in the database
+rather than held by one process.
 
 A row counts while its process says the socket is open: every LIVE_HEARTBEAT seconds each
-process refreshes the rows of its open sockets in one UPDATE (live.process), and forgets the
-sockets whose consumer died without a disconnect (live.registry). Rows that nobody refreshes
-(their process died) stop counting after stale_after(), and the sweeper then deletes them and
-tells the games' pages. Presence news is debounced (play.rooms): a crowd arriving or leaving is
-announced once, not once per socket, and never on the move path.
+process refreshes the rows of its open sockets (live.process, live.presence.still_here), and
+forgets the sockets whose consumer died without a disconnect (live.registry). Rows that nobody
+refreshes (their process died) stop counting after stale_after(), and the ledger's sweep then
+deletes them and tells the games' pages (announce). Presence news is debounced (play.rooms): a
+crowd arriving or leaving is announced once, not once per socket, and never on the move path.
 
 Presence also keeps, per player, since when they have had no socket on the game
 (Game.absent*_since): a realtime player whose opponent has been gone long enough may claim the
@@ -15,44 +16,53 @@ win (play.lapses.claim_after).
 from functools import lru_cache
 
 from django.db import connection
-from django.db.models import Count, F, Q
+from django.db.models import Count
 from django.utils import timezone
 
 from bots.accounts import is_bot
-from live.process import stale_after
-from live.sql import column, fetch, insert, prepared, table
+from live import presence as ledger
+from live.models import Presence
+from live.presence import stale_after
+from live.sql import column, fetch, prepared, table
 from play import broadcast, lapses
-from play.models import Connection, Game
+from play.models import Game
 
-# Presence rows are refreshed in batches of this many channel names per UPDATE.
-BATCH = 500
+KIND = Presence.GAME
 
 
 def counted(now=None):
-    """The connection rows that count at `now`."""
-    return Connection.objects.filter(seen_at__gte=(now or timezone.now()) - stale_after())
+    """The game sockets' rows that count at `now` (a game socket's row goes when it closes:
+    no grace)."""
+    return Presence.objects.filter(kind=KIND,
+                                   seen_at__gte=(now or timezone.now()) - stale_after())
 
 
 def counts_of(game_ids, now=None):
     """{game id: (sockets, sockets of player0, sockets of player1)} for games with any."""
-    rows = (counted(now).filter(game_id__in=game_ids).values("game_id")
-            .annotate(sockets=Count("pk"),
-                      first=Count("pk", filter=Q(user_id=F("game__player0_id"))),
-                      second=Count("pk", filter=Q(user_id=F("game__player1_id")))))
-    return {row["game_id"]: (row["sockets"], row["first"], row["second"]) for row in rows}
+    players = {pk: seats for pk, *seats in Game.objects.filter(pk__in=game_ids)
+               .values_list("pk", "player0_id", "player1_id")}
+    counts = {}
+    for row in (counted(now).filter(game_id__in=list(players)).values("game_id", "user_id")
+                .annotate(sockets=Count("pk"))):
+        sockets, first, second = counts.get(row["game_id"], (0, 0, 0))
+        user, seats = row["user_id"], players[row["game_id"]]
+        counts[row["game_id"]] = (sockets + row["sockets"],
+                                  first + (row["sockets"] if user == seats[0] else 0),
+                                  second + (row["sockets"] if user == seats[1] else 0))
+    return counts
 
 
 @lru_cache(maxsize=None)
 def _count_sql(vendor):
-    user, game, seen_at = (column(Connection, name) for name in ("user", "game", "seen_at"))
+    user, game, seen_at = (column(Presence, name) for name in ("user", "game_id", "seen_at"))
     return (f"SELECT COUNT(*), COUNT(CASE WHEN {user} = %s THEN 1 END), "
-            f"COUNT(CASE WHEN {user} = %s THEN 1 END) FROM {table(Connection)} "
+            f"COUNT(CASE WHEN {user} = %s THEN 1 END) FROM {table(Presence)} "
             f"WHERE {game} = %s AND {seen_at} >= %s")
 
 
 def count_of(game, now=None):
     """counts_of() of one game, every socket's arrival asks it: written once (live.sql)."""
-    since = prepared(Connection._meta.get_field("seen_at"),
+    since = prepared(Presence._meta.get_field("seen_at"),
                      (now or timezone.now()) - stale_after())
     sockets, first, second = fetch(_count_sql(connection.vendor),
                                    [game.player0_id, game.player1_id, game.pk, since])[0]
@@ -87,52 +97,12 @@ def claimable_at(game, gone):
 def arrive(game, channel_name, user):
     """Count a socket that opened on the game page (its news is sent by play.rooms)."""
     user = user if getattr(user, "is_authenticated", False) else None
-    # A channel name is new with each socket: a plain INSERT (update_or_create's SELECT and two
-    # savepoints were a third of a handshake's statements), written once (live.sql).
-    now = timezone.now()
-    insert(Connection, game=game.pk, channel_name=channel_name, user=user.pk if user else None,
-           created_at=now, seen_at=now)
+    ledger.arrive(KIND, channel_name, user.pk if user else None, game.pk)
     seat = game.player_index(user)
     if seat is not None and game.absent_since(seat) is not None:
         # Back on the page: a claim against them is off.
         setattr(game, f"absent{seat}_since", None)
         Game.objects.filter(pk=game.pk).update(**{f"absent{seat}_since": None})
-
-
-def leave(channel_names):
-    """Forget sockets that closed; returns the ids of their games."""
-    if len(channel_names) == 1:
-        return {game_id for game_id, in fetch(_leave_sql(connection.vendor), channel_names)}
-    found = Connection.objects.filter(channel_name__in=channel_names)
-    game_ids = set(found.values_list("game_id", flat=True))
-    found.delete()
-    return game_ids
-
-
-@lru_cache(maxsize=None)
-def _leave_sql(vendor):
-    """One socket's leaving, every socket pays it: one statement (PostgreSQL and SQLite
-    3.35+ both have RETURNING)."""
-    return (f"DELETE FROM {table(Connection)} WHERE {column(Connection, 'channel_name')} = %s "
-            f"RETURNING {column(Connection, 'game')}")
-
-
-def still_here(channel_names, now=None):
-    """The heartbeat of this process's open sockets."""
-    now = now or timezone.now()
-    for start in range(0, len(channel_names), BATCH):
-        Connection.objects.filter(channel_name__in=channel_names[start:start + BATCH]).update(
-            seen_at=now)
-
-
-def forget_stale(now):
-    """Sweeper: drop the rows no process refreshes any more (their process died) and tell
-    their games' pages."""
-    stale = Connection.objects.filter(seen_at__lt=now - stale_after())
-    game_ids = set(stale.values_list("game_id", flat=True))
-    if game_ids:
-        stale.delete()
-        announce(game_ids, now)
 
 
 def announce(game_ids, now=None):

@@ -3,8 +3,8 @@ several run it at once: each change takes the game's row lock and happens once.
 
 * Games whose time is up end within LIVE_SWEEP seconds although no socket is open on them
   (the processes with sockets on a game end it on the dot, play.rooms).
-* Presence rows that no process refreshes any more (their process died) stop counting, and
-  the games' pages hear it.
+* Presence rows that no process refreshes any more are the presence ledger's sweep
+  (live.presence.sweep); the games' pages hear it through play.presence.announce.
 * After an outage of the whole site, the running clocks move on by its length: time during
   which no server process was alive is charged to nobody.
 """
@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.db.models import F
 
-from play import presence, services
+from play import services
 from play.models import Game
 
 # Leave games whose time is up to the processes that have sockets on them for this long: they
@@ -28,7 +28,6 @@ def sweep(now):
     for game_id in (Game.objects.active().filter(expires_at__lte=now - GRACE)
                     .order_by("expires_at").values_list("pk", flat=True)[:BATCH]):
         services.expire(game_id, now)
-    presence.forget_stale(now)
 
 
 def move_clocks_on(began, ended):

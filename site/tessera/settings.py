@@ -322,6 +322,9 @@ LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
 LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
+# A closed lobby socket still counts for this many seconds (a page reload is not a departure):
+# its owner's real-time seeks close only once it has passed (lobby.presence).
+LOBBY_PRESENCE_GRACE = env_number("LOBBY_PRESENCE_GRACE", 5, float)
 # Seconds between tournament ticks: events started and ended, arena waves, Swiss rounds.
 TOURNAMENT_TICK = env_number("TOURNAMENT_TICK", 2, float)
 # Per socket: a burst of this many messages, then this many a second; after this many

@@ -44,9 +44,9 @@ def newest_first(found, now=None):
 def watching(now):
     """Watchers as the game page counts them: open sockets of anyone but the two players
     (a subquery per game, for annotate)."""
-    return (presence.counted(now).filter(game=OuterRef("pk"))
+    return (presence.counted(now).filter(game_id=OuterRef("pk"))
             .exclude(user=OuterRef("player0")).exclude(user=OuterRef("player1"))
-            .order_by().values("game").annotate(n=Count("pk")).values("n"))
+            .order_by().values("game_id").annotate(n=Count("pk")).values("n"))
 
 
 def with_watchers(found, now):

@@ -565,9 +565,10 @@ def connect(user, channel, **since):
 
     from django.utils import timezone
 
-    from lobby.models import LobbyConnection
+    from live.models import Presence
     seen = timezone.now() - timedelta(**since) if since else timezone.now()
-    return LobbyConnection.objects.create(user=user, channel_name=channel, last_seen=seen)
+    return Presence.objects.create(kind=Presence.LOBBY, user=user, channel_name=channel,
+                                   opened_at=seen, seen_at=seen)
 
 
 @pytest.mark.django_db
@@ -590,19 +591,23 @@ def test_play_page_closes_realtime_seeks_of_absent_owners(client, alice, bob, se
 
 @pytest.mark.django_db
 def test_connection_of_a_dead_server_goes_stale(client, alice, settings):
-    from lobby.models import LobbyConnection
-    settings.LOBBY_PRESENCE_STALE = 75
+    from django.utils import timezone
+
+    from live import presence as ledger
+    from live.models import Presence
+    settings.LIVE_HEARTBEAT = 25  # a row is stale after three heartbeats: 75 s
     seek = make_seek(alice)
     age(seek, minutes=10)
     connect(alice, "fresh-tab", seconds=30)
     client.get(PLAY)
     assert Seek.objects.get().status == "open"
-    # No heartbeat for longer than LOBBY_PRESENCE_STALE: the process holding it must be gone.
-    LobbyConnection.objects.all().delete()
+    # No heartbeat for longer than three of them: the process holding it must be gone.
+    Presence.objects.all().delete()
     connect(alice, "dead-tab", seconds=120)
     client.get(PLAY)
     assert Seek.objects.get().status == "expired"
-    assert not LobbyConnection.objects.exists()
+    ledger.sweep(timezone.now())
+    assert not Presence.objects.exists()
 
 
 @pytest.mark.django_db
@@ -611,17 +616,21 @@ def test_closed_connection_counts_during_the_grace(alice, settings):
 
     from django.utils import timezone
 
+    from live import presence as ledger
+    from live.models import Presence
     from lobby import presence
-    from lobby.models import LobbyConnection
     settings.LOBBY_PRESENCE_GRACE = 5
     seek = make_seek(alice)
     age(seek, minutes=10)
     tab = connect(alice, "reloading-tab")
-    presence.connections_closed([tab.channel_name])
+    presence.leave([tab.channel_name])
     assert presence.close_abandoned_seeks() == []
-    LobbyConnection.objects.update(closed_at=timezone.now() - timedelta(seconds=6))
+    ledger.sweep(timezone.now())
+    assert Presence.objects.exists()  # still within the grace
+    Presence.objects.update(counts_until=timezone.now() - timedelta(seconds=1))
     assert presence.close_abandoned_seeks() == [seek.pk]
-    assert not LobbyConnection.objects.exists()
+    ledger.sweep(timezone.now())
+    assert not Presence.objects.exists()
 
 
 # -- profile pages ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from live import presence as ledger
 from live import process
 from live.models import Outage, ServerProcess
 from play import presence, services, sweeper
@@ -248,7 +249,7 @@ def test_presence_notes_who_left_and_who_came_back(alice, bob, sent):
     services.join(game.pk, "chan.alice", alice)
     services.join(game.pk, "chan.bob", bob)
     assert refresh(game).absent1_since is None
-    presence.leave(["chan.bob"])
+    ledger.leave(["chan.bob"])
     with sent() as news:
         presence.announce({game.pk})
     game = refresh(game)
@@ -258,6 +259,31 @@ def test_presence_notes_who_left_and_who_came_back(alice, bob, sent):
     assert message["claimable_at"][0] == (game.absent1_since + timedelta(seconds=30)).isoformat()
     services.join(game.pk, "chan.bob2", bob)
     assert refresh(game).absent1_since is None
+
+
+def test_one_sweep_forgets_the_dead_rows_of_every_kind(alice, bob, carol, sent):
+    from live.models import Presence
+    from lobby import presence as lobby_presence
+
+    game = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    services.join(game.pk, "chan.alice", alice)
+    services.join(game.pk, "chan.carol", carol)
+    lobby_presence.arrive(bob, "chan.lobby")
+    lobby_presence.leave(["chan.lobby"])  # within its grace: it still counts
+    now = timezone.now()
+    # Carol's process died: nobody refreshes her row any more.
+    Presence.objects.filter(channel_name="chan.carol").update(
+        seen_at=now - process.stale_after() - timedelta(seconds=1))
+    with sent() as news:
+        ledger.sweep(now)
+    assert set(Presence.objects.values_list("channel_name", flat=True)) == {
+        "chan.alice", "chan.lobby"}
+    (group, message), = news
+    assert message["type"] == "presence" and message["watchers"] == 0
+    with sent() as news:
+        ledger.sweep(now + lobby_presence.grace() + timedelta(seconds=1))
+    assert set(Presence.objects.values_list("channel_name", flat=True)) == {"chan.alice"}
+    assert news == []  # the lobby's row was on no game
 
 
 def test_a_move_is_judged_at_the_moment_it_was_received(alice, bob):

@@ -7,6 +7,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
+from live import presence as ledger
+from live.models import Presence
 from live.process import stale_after
 from play import positions, presence, services
 from play.clock import TimeControl
@@ -400,12 +402,12 @@ def test_presence_counts_fresh_connections(alice, bob, carol):
     assert presence.presence_of(game) == {"players_online": [True, False], "watchers": 2,
                                           "claimable_at": [None, None]}
     # A row nobody refreshes (its process died) stops counting.
-    game.connections.filter(channel_name="chan.a").update(
+    Presence.objects.filter(channel_name="chan.a").update(
         seen_at=timezone.now() - stale_after() - timedelta(seconds=1))
     assert presence.presence_of(game)["players_online"] == [False, False]
-    presence.still_here(["chan.a"])
+    ledger.still_here(["chan.a"])
     assert presence.presence_of(game)["players_online"] == [True, False]
-    assert presence.leave(["chan.c"]) == {game.pk}
+    assert ledger.leave(["chan.c"]) == {game.pk}
     assert presence.presence_of(game)["watchers"] == 1
 
 

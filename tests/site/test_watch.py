@@ -10,7 +10,8 @@ from django.utils import timezone
 import games
 from live.process import stale_after
 from play import services
-from play.models import Action, Connection, Game
+from live.models import Presence
+from play.models import Action, Game
 from watch import profiles
 from watch import services as watch
 from tests.site.played import start
@@ -45,8 +46,10 @@ def age(game, minutes):
 
 
 def watcher(game, user=None, channel=None):
-    return Connection.objects.create(game=game, user=user, seen_at=timezone.now(),
-                                     channel_name=channel or f"chan-{Connection.objects.count()}")
+    now = timezone.now()
+    return Presence.objects.create(kind=Presence.GAME, game_id=game.pk, user=user, opened_at=now,
+                                   seen_at=now,
+                                   channel_name=channel or f"chan-{Presence.objects.count()}")
 
 
 # -- the list ---------------------------------------------------------------------------------
@@ -176,7 +179,7 @@ def test_liveliness_counts_recent_actions_then_watchers_then_recency(users):
         watcher(quiet, user)
     assert watch.liveliest().pk == watched.pk
     # Equal on both: the most recent action wins.
-    Connection.objects.filter(game=watched).delete()
+    Presence.objects.filter(game_id=watched.pk).delete()
     age(busy, 5)
     Action.objects.filter(game=busy).update(created_at=timezone.now() - timedelta(minutes=20))
     assert watch.liveliest().pk == busy.pk
@@ -188,7 +191,7 @@ def test_stale_connections_do_not_count(users):
     first = start(alice, bob)
     second = start(carol, dave)
     watcher(first, None)
-    Connection.objects.update(seen_at=timezone.now() - stale_after() * 2)
+    Presence.objects.update(seen_at=timezone.now() - stale_after() * 2)
     watcher(second, None)
     assert watch.liveliest().pk == second.pk
 
@@ -297,7 +300,7 @@ def test_rows_show_the_clocks_and_who_watches(users, client):
     game = play(start(alice, bob, tc=TimeControl.realtime(5, 0)), "c3")
     now = timezone.now()
     for name, user in (("p0", alice), ("s1", carol), ("s2", None)):
-        Connection.objects.create(game=game, channel_name=name, user=user, seen_at=now)
+        watcher(game, user, name)
     row = watch.rows()[0]
     assert row["watchers"] == 2 and watch.row_of(game)["watchers"] == 2
     assert row["clocks"]["running"] == 1

@@ -16,7 +16,8 @@ from channels.testing import WebsocketCommunicator
 from live import process, registry
 from play import services
 from play.clock import TimeControl
-from play.models import Connection, Game
+from live.models import Presence
+from play.models import Game
 from tests.ws.messages import WAIT, all_quiet
 from tests.ws.sockets import HOST, ORIGIN, Socket, application, headers_for, run
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @database_sync_to_async
 def connections_of(game_id):
-    return sorted(Connection.objects.filter(game_id=game_id).values_list("channel_name", flat=True))
+    return sorted(Presence.objects.filter(game_id=game_id).values_list("channel_name", flat=True))
 
 
 def test_presence_dies_with_a_killed_consumer(users, new_game):

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from live import process
-from lobby.models import LobbyConnection
+from live.models import Presence
 from play.models import Game
 from tests.ws.messages import WAIT, all_quiet
 from tests.ws.sockets import LobbyClient, PageSocket, proposal, run, seek_status
@@ -122,7 +122,7 @@ def test_realtime_seek_closes_when_its_owner_leaves(users):
         await first_tab.open()
         await second_tab.open()
         await bob_tab.open()
-        assert await database_sync_to_async(LobbyConnection.objects.count)() == 3
+        assert await database_sync_to_async(Presence.objects.count)() == 3
         browser = browsers["alice"]
         realtime = (await browser.post("seek_create", **proposal()))["seek"]["id"]
         mail = await browser.post("seek_create", **proposal(time_kind="correspondence"))
@@ -214,18 +214,18 @@ def test_the_process_heartbeat_keeps_the_connection_fresh(users):
 
     async def scenario():
         await tab.open()
-        before = await database_sync_to_async(lambda: LobbyConnection.objects.get().last_seen)()
+        before = await database_sync_to_async(lambda: Presence.objects.get().seen_at)()
         await asyncio.sleep(0.05)
         await tab.send_text(json.dumps({"type": "ping"}))
         await tab.expect("pong")
         # A ping costs the database nothing: the process refreshes all its sockets at once.
-        pinged = await database_sync_to_async(lambda: LobbyConnection.objects.get().last_seen)()
+        pinged = await database_sync_to_async(lambda: Presence.objects.get().seen_at)()
         assert pinged == before
         await process.beat()
-        after = await database_sync_to_async(lambda: LobbyConnection.objects.get().last_seen)()
+        after = await database_sync_to_async(lambda: Presence.objects.get().seen_at)()
         assert after > before
         await tab.close()
-        row = await database_sync_to_async(LobbyConnection.objects.first)()
-        assert row is None or row.closed_at is not None
+        row = await database_sync_to_async(Presence.objects.first)()
+        assert row is None or row.counts_until is not None
 
     run(scenario)

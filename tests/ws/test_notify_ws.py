@@ -6,7 +6,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from lobby.models import LobbyConnection
+from live.models import Presence
 from play.models import Game
 from tests.ws.sockets import LobbyClient, PageSocket, proposal, run, seek_status
 
@@ -21,7 +21,7 @@ def tab_of(user, path="/ws/notify/"):
 
 @database_sync_to_async
 def lobby_connections():
-    return LobbyConnection.objects.count()
+    return Presence.objects.filter(kind=Presence.LOBBY).count()
 
 
 def test_challenge_reaches_the_challenged_players_notify_socket(users):
