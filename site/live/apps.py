@@ -6,6 +6,9 @@ class LiveConfig(AppConfig):
     verbose_name = "Live connections"
 
     def ready(self):
-        from live import sessions
+        from django.db.backends.signals import connection_created
+
+        from live import lanes, sessions
 
         sessions.connect_signals()
+        connection_created.connect(lanes.read_only_readers, dispatch_uid="live.read_only_readers")

@@ -18,7 +18,9 @@ it is charged the time between. The time its job waited in the queue is charged 
 as the time a person's message waits in the server.
 
 Refusals raise PlayError(code, message) and change nothing, with one exception on purpose:
-a game whose time was up ends even when the message that noticed it is refused.
+a game whose time was up ends even when the message that noticed it is refused. Reads
+(current, the snapshots) never end a game: only a change, the room's timer or the sweeper
+does, each in the game's lane (live.lanes).
 
 Around this module: play.snapshots (what clients are told), play.presence (who is on the
 page), play.endings (the one door for every ending), play.lapses (when nobody acts),
@@ -87,30 +89,24 @@ def start_game(*, game, options, players, time_control, rematch_of=None, rated=F
 # -- reading -----------------------------------------------------------------------------------
 
 def current(game_id, user=None):
-    """The game's snapshot for `user`, after ending it if its time is up (page loads,
-    reconnects and snapshot requests notice it too)."""
+    """The game's snapshot for `user`: a pure read, which never ends the game. One whose time
+    is up shows its flag fallen (its clock at zero, `expires_at` past); the game's room
+    (play.rooms, as soon as a socket holds it) or the sweeper ends it, in its lane."""
     return current_game(game_id, user)[1]
 
 
 def current_game(game_id, user=None):
     """(game, snapshot), as `current`."""
-    game = noticed(load(game_id))
+    game = load(game_id)
     return game, snapshot(game, user)
 
 
 def join(game_id, channel_name, user, process_name=None):
-    """A socket opened on the game page: count it and return the snapshot it starts from."""
-    game = noticed(load(game_id))
+    """A socket opened on the game page: count it and return the snapshot it starts from.
+    It writes presence rows only: a lapsed game is ended by the room, in the game's lane."""
+    game = load(game_id)
     presence.arrive(game, channel_name, user)
     return snapshot(game, user)
-
-
-def noticed(game, now=None):
-    """`game`, or the game as it stands once ended, if its time is up."""
-    if lapses.lapse(game, now or timezone.now()) is None:
-        return game
-    expire(game.pk, now)
-    return load(game.pk)
 
 
 # -- changing ----------------------------------------------------------------------------------

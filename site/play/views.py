@@ -1,4 +1,5 @@
-"""The game page and its JSON snapshot. Both notice a clock that has run out (services.current)."""
+"""The game page and its JSON snapshot: pure reads (services.current). A clock that ran out
+shows its flag fallen; the game's room or the sweeper ends the game, in its lane."""
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
