@@ -30,7 +30,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
-from bots.accounts import is_bot
 from live.sockets import Refusal
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
@@ -155,7 +154,7 @@ def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=No
 def clock_start(game, player, at):
     """When the turn of `player` that begins `at` starts its clock: `at`, except a computer's
     on a realtime clock, which stands (None) until its worker picks the job up."""
-    if game.time_control.is_realtime and is_bot((game.player0_id, game.player1_id)[player]):
+    if game.time_control.is_realtime and game.is_computer(player):
         return None
     return at
 
@@ -317,7 +316,7 @@ def _claim_victory(game, me, now, ply):
         raise PlayError("not_allowed", "only a realtime game can be claimed when the opponent "
                         "leaves; correspondence and untimed games wait for them")
     gone = 1 - me
-    if is_bot((game.player0_id, game.player1_id)[gone]):
+    if game.is_computer(gone):
         raise PlayError("not_allowed", f"{game.username(gone)} is a computer: it never leaves "
                         "a game, it only takes its time")
     if not game.both_moved:
