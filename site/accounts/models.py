@@ -33,6 +33,13 @@ class Profile(models.Model):
         return {name: getattr(self, name) for name in self.BOARD_PREFS}
 
 
+def is_computer(user) -> bool:
+    """Whether `user` is a computer player. Free where the profile was loaded with the user
+    (play loads it with a game's players); one query otherwise."""
+    profile = getattr(user, "profile", None)  # a missing profile reads as None here
+    return profile is not None and profile.is_bot
+
+
 def profile_of(user) -> Profile:
     """The player's profile, made with the defaults the first time it is asked for."""
     try:

@@ -10,6 +10,12 @@ class BotsConfig(AppConfig):
     def ready(self):
         from bots import jobs, moves, pool  # noqa: F401 (moves: the bot_move job, its receiver)
         from live import process
+        from play.signals import computer_rematch
+
+        from bots import services as computer_services
+
+        computer_rematch.connect(computer_services.rematch_refusal,
+                                 dispatch_uid="bots.rematch_refusal")
 
         if jobs.mode() == "pool":
             # On a thread of its own, never holding up the writers. With Redis the workers

@@ -30,6 +30,16 @@ def computer_games_of(user):
         Q(player0_id__in=bot_ids) | Q(player1_id__in=bot_ids))
 
 
+def rematch_refusal(sender, game, player, **kwargs):
+    """play.signals.computer_rematch: why `player` may not start a rematch against the
+    computer (the cap), or None."""
+    try:
+        refuse_past_the_cap(player)
+    except TooManyComputerGames as refusal:
+        return str(refusal)
+    return None
+
+
 def refuse_past_the_cap(user):
     """Raise TooManyComputerGames if `user` may not start another game against the computer
     (any door that starts one calls this in its transaction: the form, a rematch). Two

@@ -7,8 +7,10 @@ class LiveConfig(AppConfig):
 
     def ready(self):
         from django.conf import settings
+        from django.db.backends.signals import connection_created
 
-        from live import presence, process, sessions
+        from live import lanes, presence, process, sessions
 
         sessions.connect_signals()
         process.every(settings.LIVE_SWEEP, presence.sweep)
+        connection_created.connect(lanes.read_only_readers, dispatch_uid="live.read_only_readers")

@@ -12,6 +12,10 @@
 * SQLite has one writer at a time, so on SQLite the writers' pool has one thread by default: a
   queue handed over in order beats threads polling SQLite's busy timeout (which sleeps in
   steps of up to 100 ms). Readers run beside it (the database is in WAL mode).
+* Readers only read: a reader thread's connection is opened read-only (read_only_readers), so
+  a write on one fails instead of racing a game's lane or, on SQLite, the one writer. A read
+  that notices something to change (a game whose time is up) reports it; the change is made
+  in the game's lane (play.rooms, play.sweeper).
 
 Every job runs with an outbox (live.outbox): the channel-layer events its transaction queued are
 sent from the event loop once the job has returned, still inside the lane, so one game's news
@@ -41,6 +45,20 @@ def pool(kind):
             found = _pools[kind] = ThreadPoolExecutor(
                 max_workers=threads(kind), thread_name_prefix=f"live-{kind}")
         return found
+
+
+READER_PREFIX = "live-read"
+
+
+def read_only_readers(sender, connection, **kwargs):
+    """connection_created: a connection opened on a reader thread refuses every write."""
+    if not threading.current_thread().name.startswith(READER_PREFIX):
+        return
+    statement = {"sqlite": "PRAGMA query_only = ON",
+                 "postgresql": "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"}
+    if connection.vendor in statement:
+        with connection.cursor() as cursor:
+            cursor.execute(statement[connection.vendor])
 
 
 def threads(kind):

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import games
+from accounts.models import is_computer
 from play import lapses, positions
 from play.clock import TimeControl, expiry, remaining_now
 from play.labels import options_text
@@ -28,7 +29,8 @@ def game_url(game_id):
 
 class GameQuerySet(models.QuerySet):
     def with_players(self):
-        return self.select_related("player0", "player1")
+        # With their profiles: whether a seat is a computer (Game.is_computer) comes with them.
+        return self.select_related("player0__profile", "player1__profile")
 
     def active(self):
         return self.filter(status=Game.ACTIVE)
@@ -194,6 +196,11 @@ class Game(models.Model):
 
     def players(self):
         return (self.player0, self.player1)
+
+    def is_computer(self, player_index):
+        """Whether the player at `player_index` is a computer (accounts.Profile.is_bot, loaded
+        with the players: play.statements, GameQuerySet.with_players)."""
+        return is_computer(self.players()[player_index])
 
     def player_index(self, user) -> PlayerIndex | None:
         if user is None or not getattr(user, "is_authenticated", False):

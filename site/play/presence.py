@@ -19,7 +19,6 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from bots.accounts import is_bot
 from live import presence as ledger
 from live.models import Presence
 from live.presence import stale_after
@@ -73,8 +72,8 @@ def presence_of(game, now=None, counts=None):
     """Which players have the page open, how many others watch, and from when each player
     may claim the win because the opponent left (null: not claimable)."""
     sockets, first, second = counts or count_of(game, now)
-    # A computer player has no page open, and is always there (bots.accounts).
-    computers = [is_bot(game.player0_id), is_bot(game.player1_id)]
+    # A computer player has no page open, and is always there.
+    computers = [game.is_computer(0), game.is_computer(1)]
     return {
         "players_online": [first > 0 or computers[0], second > 0 or computers[1]],
         "watchers": sockets - first - second,
@@ -87,7 +86,7 @@ def claimable_at(game, gone):
     game in progress."""
     since = game.absent_since(gone)
     if (since is None or not game.is_active or not game.time_control.is_realtime
-            or is_bot((game.player0_id, game.player1_id)[gone])
+            or game.is_computer(gone)
             or not game.both_moved):
         # Before both have moved, a player who does not show up gets the game aborted.
         return None
@@ -110,7 +109,7 @@ def announce(game_ids, now=None):
     came back (Game.absent*_since)."""
     now = now or timezone.now()
     counts = counts_of(game_ids, now)
-    for game in Game.objects.filter(pk__in=game_ids):
+    for game in Game.objects.with_players().filter(pk__in=game_ids):
         sockets, *online = counts.get(game.pk, (0, 0, 0))
         changed = {}
         for seat in (0, 1):

@@ -2,9 +2,8 @@
 with the same game, options and time control, and the other player moving first. At most one
 rematch follows a game: asking again once it exists just points to it. A computer accepts at
 once: nobody would ever answer for it, and the offer waited for ever."""
-from bots.accounts import is_bot
-from bots.services import TooManyComputerGames, refuse_past_the_cap
 from play import broadcast
+from play.signals import computer_rematch
 from play.services import PlayError, in_locked_game, require_player, start_game
 
 
@@ -25,18 +24,19 @@ def do_offer_rematch(game, me, now):
     follow_up = game.follow_up()
     if follow_up is not None:
         return [started(follow_up)]
-    against_computer = is_bot((game.player0_id, game.player1_id)[1 - me])
+    against_computer = game.is_computer(1 - me)
     if game.rematch_offer is None and not against_computer:
         do_set_rematch_offer(game, me)
         return []
     if game.rematch_offer == me:
         return [{"type": "rematch", "offered_by": me}]  # already standing: just a reminder
     if against_computer:
-        # A rematch is one more game on the workers everyone shares: the same cap as the form.
-        try:
-            refuse_past_the_cap(game.players()[me])
-        except TooManyComputerGames as refusal:
-            raise PlayError("not_allowed", str(refusal))
+        # A rematch is one more game on the workers everyone shares: the bots app answers
+        # with the same cap as its form.
+        for _, refusal in computer_rematch.send(sender=type(game), game=game,
+                                                player=game.players()[me]):
+            if refusal:
+                raise PlayError("not_allowed", refusal)
     follow_up = start_game(game=game.game, options=game.options,
                            players=(game.player1, game.player0),
                            time_control=game.time_control, rematch_of=game,

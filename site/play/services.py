@@ -22,7 +22,9 @@ Steps are named by their role, as play.takeback and talk.services are: each mess
 play.premoves' do_queue_premove) that in_locked_game runs under the game's row lock.
 
 Refusals raise PlayError(code, message) and change nothing, with one exception on purpose:
-a game whose time was up ends even when the message that noticed it is refused.
+a game whose time was up ends even when the message that noticed it is refused. Reads
+(current, the snapshots) never end a game: only a change, the room's timer or the sweeper
+does, each in the game's lane (live.lanes).
 
 Around this module: play.snapshots (what clients are told), play.presence (who is on the
 page), play.endings (the one door for every ending), play.lapses (when nobody acts),
@@ -34,7 +36,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
-from bots.accounts import is_bot
 from live.sockets import Refusal
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
@@ -94,30 +95,24 @@ def start_game(*, game, options, players, time_control, rematch_of=None, rated=F
 # -- reading -----------------------------------------------------------------------------------
 
 def snapshot_for(game_id, user=None):
-    """The game's snapshot for `user`, after ending it if its time is up (page loads,
-    reconnects and snapshot requests notice it too)."""
+    """The game's snapshot for `user`: a pure read, which never ends the game. One whose time
+    is up shows its flag fallen (its clock at zero, `expires_at` past); the game's room
+    (play.rooms, as soon as a socket holds it) or the sweeper ends it, in its lane."""
     return game_and_snapshot(game_id, user)[1]
 
 
 def game_and_snapshot(game_id, user=None):
     """(game, snapshot), as `snapshot_for`."""
-    game = with_lapse_ended(load(game_id))
+    game = load(game_id)
     return game, snapshot(game, user)
 
 
 def join(game_id, channel_name, user):
-    """A socket opened on the game page: count it and return the snapshot it starts from."""
-    game = with_lapse_ended(load(game_id))
+    """A socket opened on the game page: count it and return the snapshot it starts from.
+    It writes presence rows only: a lapsed game is ended by the room, in the game's lane."""
+    game = load(game_id)
     presence.arrive(game, channel_name, user)
     return snapshot(game, user)
-
-
-def with_lapse_ended(game, now=None):
-    """`game`, or the game as it stands once ended, if its time is up."""
-    if lapses.lapse(game, now or timezone.now()) is None:
-        return game
-    expire(game.pk, now)
-    return load(game.pk)
 
 
 # -- changing ----------------------------------------------------------------------------------
@@ -167,7 +162,7 @@ def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=No
 def clock_start(game: Game, player: PlayerIndex, at: datetime) -> datetime | None:
     """When the turn of `player` that begins `at` starts its clock: `at`, except a computer's
     on a realtime clock, which stands (None) until its worker picks the job up."""
-    if game.time_control.is_realtime and is_bot((game.player0_id, game.player1_id)[player]):
+    if game.time_control.is_realtime and game.is_computer(player):
         return None
     return at
 
@@ -330,7 +325,7 @@ def do_claim_victory(game: Game, me: PlayerIndex | None, now: datetime, ply: int
         raise PlayError("not_allowed", "only a realtime game can be claimed when the opponent "
                         "leaves; correspondence and untimed games wait for them")
     gone = opponent(me)
-    if is_bot((game.player0_id, game.player1_id)[gone]):
+    if game.is_computer(gone):
         raise PlayError("not_allowed", f"{game.username(gone)} is a computer: it never leaves "
                         "a game, it only takes its time")
     if not game.both_moved:

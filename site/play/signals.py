@@ -24,6 +24,12 @@ game_ending = Signal()
 house_rules = Signal()
 
 
+# `computer_rematch` (sender=Game, game=<Game>, player=<User>) is asked, in the game's
+# transaction, before `player` starts a rematch against a computer (which accepts at once): a
+# receiver answers why not (the bots app's cap on computer games), or None.
+computer_rematch = Signal()
+
+
 def not_allowed(game, what):
     """Why `what` ("takeback", "chat") is off in `game`, or None where it is allowed."""
     for _, answer in house_rules.send(sender=type(game), game=game):

@@ -8,8 +8,8 @@ per database vendor from the models' own metadata, so it follows the schema, and
 calling thread's connection with the ORM's own value converters: the rows and instances are
 the ones the ORM would give. Everything else keeps using the ORM.
 
-The players come from a short-lived per-process cache of user rows (`PLAYERS_FRESH`): a move
-needs their names and ids, which do not change under a game, and reading them again for
+The players come from a short-lived per-process cache of user rows, with their profiles (is a
+seat a computer: Game.is_computer), (`PLAYERS_FRESH`): a move needs their names and ids, which do not change under a game, and reading them again for
 every move was a join per move. Each game gets copies: what is cached on a user object
 (its ratings) stays with that game.
 """
@@ -142,7 +142,7 @@ def seat_players(found):
     cached = {pk: _players.get(pk) for pk in ids}
     missing = [pk for pk, entry in cached.items() if entry is None or now - entry[1] > PLAYERS_FRESH]
     if missing:
-        for user in get_user_model().objects.filter(pk__in=missing):
+        for user in get_user_model().objects.select_related("profile").filter(pk__in=missing):
             cached[user.pk] = (user, now)
         with _players_lock:
             if len(_players) > PLAYERS_KEPT:

@@ -1,5 +1,5 @@
-"""The game page and its JSON snapshot. Both notice a clock that has run out
-(services.game_and_snapshot)."""
+"""The game page and its JSON snapshot: pure reads (services.snapshot_for). A clock that ran out
+shows its flag fallen; the game's room or the sweeper ends the game, in its lane."""
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse

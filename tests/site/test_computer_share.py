@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from bots import accounts, jobs, moves, pool
 from bots import services as bot_services
-from play import services
+from play import lapses, services
 from play.clock import TimeControl
 from play.models import Game
 from tests.site.played import start
@@ -81,7 +81,7 @@ def test_the_computers_clock_stands_while_its_job_waits_and_runs_while_it_thinks
     assert game.running == 1 and game.turn_started_at is None and game.expires_at is None
     left = game.remaining1_ms
     much_later = timezone.now() + timedelta(minutes=5)
-    assert services.with_lapse_ended(game, much_later).is_active
+    assert lapses.lapse(game, much_later) is None
     # Its answer comes after the job waited 5 minutes and a worker thought 0.8 s of them.
     payload = moves.turn_of(game)
     result = moves.think(payload)

@@ -36,14 +36,21 @@ def first_moves(game, alice, bob):
     services.play(game.pk, bob, 1, "a1")
 
 
+def timed(game):
+    """The snapshot once the game's room (or the sweeper) has checked its time: reads alone
+    never end a game (live.lanes), the expiry does, in the game's lane."""
+    services.expire(game.pk)
+    return services.snapshot_for(game.pk)
+
+
 # -- a first move not made ---------------------------------------------------------------------
 
 def test_a_realtime_game_whose_first_player_never_moves_is_aborted_not_lost(alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
     back(game, seconds=29)
-    assert services.snapshot_for(game.pk)["status"] == "active"
+    assert timed(game)["status"] == "active"
     back(game, seconds=31)
-    snapshot = services.snapshot_for(game.pk)
+    snapshot = timed(game)
     assert snapshot["status"] == "aborted"
     assert snapshot["result"] == {"winner": None, "reason": "no_start",
                                   "text": "alice did not make a first move — aborted"}
@@ -63,15 +70,15 @@ def test_after_both_first_moves_time_is_lost_on_the_clock_only(alice, bob):
     game = start(alice, bob, tc=TimeControl.realtime(1, 0))
     first_moves(game, alice, bob)
     back(game, seconds=45)
-    assert services.snapshot_for(game.pk)["status"] == "active"
+    assert timed(game)["status"] == "active"
     back(game, seconds=61)
-    assert services.snapshot_for(game.pk)["result"]["reason"] == "time"
+    assert timed(game)["result"]["reason"] == "time"
 
 
 def test_a_correspondence_first_move_missed_aborts(alice, bob):
     game = start(alice, bob, tc=TimeControl.correspondence(2))
     back(game, days=2, seconds=1)
-    snapshot = services.snapshot_for(game.pk)
+    snapshot = timed(game)
     assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", "no_start")
 
 

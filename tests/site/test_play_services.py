@@ -281,7 +281,7 @@ def test_expire_is_idempotent_and_reports_the_expiry(alice, bob, sent):
     assert (game.reason, game.winner) == ("time", 1)
 
 
-def test_correspondence_deadline_passes_on_page_load(alice, bob):
+def test_correspondence_deadline_shows_on_page_load_and_the_expiry_ends_it(alice, bob):
     game = start(alice, bob, tc=TimeControl.correspondence(1))
     services.play(game.pk, alice, 0, "c3")
     services.play(game.pk, bob, 1, "a1")
@@ -290,6 +290,12 @@ def test_correspondence_deadline_passes_on_page_load(alice, bob):
     assert snapshot["clocks"]["remaining_ms"] is None
     assert snapshot["clocks"]["deadline"] == (game.turn_started_at + timedelta(days=1)).isoformat()
     set_clock(game, turn_started_at=timezone.now() - timedelta(days=1, seconds=1))
+    # The page load reads: the deadline shows passed, the game still stands.
+    snapshot = services.snapshot_for(game.pk)
+    assert snapshot["status"] == "active" and snapshot["clocks"]["expires_at"] < snapshot[
+        "clocks"]["server_time"]
+    # The sweeper (or the room of a socket on the game) ends it, in its lane.
+    services.expire(game.pk)
     snapshot = services.snapshot_for(game.pk)
     assert snapshot["status"] == "finished"
     assert snapshot["result"]["reason"] == "time" and snapshot["result"]["winner"] == 1

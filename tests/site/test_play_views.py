@@ -7,7 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from play import services
+from play import services, sweeper
 from play.clock import TimeControl
 from play.models import Game
 
@@ -47,13 +47,20 @@ def test_snapshot_json_for_an_anonymous_visitor(client, alice, bob):
     assert client.post(f"/game/{game.pk}/snapshot.json").status_code == 405
 
 
-def test_page_load_notices_time_running_out(client, alice, bob):
+def test_a_page_load_shows_the_flag_fallen_and_the_sweeper_ends_the_game(client, alice, bob):
     game = services.start_game(game="hadron", options={}, players=(alice, bob),
                                time_control=TimeControl.realtime(1, 0))
     services.play(game.pk, alice, 0, "c3")
     services.play(game.pk, bob, 1, "a1")
     Game.objects.filter(pk=game.pk).update(remaining1_ms=60_000, remaining0_ms=60_000,
-                                           turn_started_at=timezone.now() - timedelta(minutes=2))
+                                           turn_started_at=timezone.now() - timedelta(minutes=2),
+                                           expires_at=timezone.now() - timedelta(minutes=1))
+    # A read never ends the game (live.lanes): it shows alice's flag down.
+    data = client.get(f"/game/{game.pk}/snapshot.json").json()
+    assert data["status"] == "active" and data["result"] is None
+    assert data["clocks"]["remaining_ms"] == [0, 60_000] and data["clocks"]["running"] == 0
+    assert Game.objects.get(pk=game.pk).is_active
+    sweeper.sweep(timezone.now())
     data = client.get(f"/game/{game.pk}/snapshot.json").json()
     assert data["status"] == "finished"
     assert data["result"] == {"winner": 1, "reason": "time",
