@@ -113,6 +113,8 @@ class Game(models.Model):
     # Whether a player has a premove queued (play.premoves): read with the game row, so a move
     # costs no extra query when nobody has.
     premove_waiting = models.BooleanField(default=False)
+    # Whether a player has conditional moves waiting (play.conditionals), for the same reason.
+    conditions_waiting = models.BooleanField(default=False)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 
@@ -371,6 +373,39 @@ class Premove(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "player"],
                                                name="one_premove_per_player")]
+
+
+class Conditional(models.Model):
+    """A correspondence player's conditional moves (play.conditionals): a tree of the
+    opponent's possible turns and the owner's reply to each, played by the server when the
+    opponent's turn matches. Seen only by its owner. One per player and game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="conditionals")
+    player = models.SmallIntegerField()  # PLAYER index, as Game.winner
+    # The ply at which the opponent's turn the tree answers begins, and the takeback count
+    # then: a takeback since discards the tree.
+    ply = models.PositiveIntegerField()
+    takebacks = models.PositiveIntegerField(default=0)
+    # [{"if": [actions], "play": [actions], "then": [...]}, ...], canonical notation.
+    tree = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"],
+                                               name="one_conditional_per_player")]
+
+    def lines(self):
+        """The tree as the lines that make it, each a list of turns (theirs, yours, ...)."""
+        return lines_of(self.tree)
+
+
+def lines_of(tree):
+    lines = []
+    for branch in tree:
+        head = [list(branch["if"]), list(branch["play"])]
+        tails = lines_of(branch.get("then") or [])
+        lines.extend([head + tail for tail in tails] or [head])
+    return lines
 
 
 class Note(models.Model):

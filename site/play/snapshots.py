@@ -63,6 +63,14 @@ def premove_of(game, player):
     return None if found is None else {"ply": found.ply, "actions": list(found.actions)}
 
 
+def conditions_of(game, player):
+    """The conditional moves `player` left (play.conditionals), for their eyes only, or None."""
+    if player is None or not game.conditions_waiting or not game.is_active:
+        return None
+    found = game.conditionals.filter(player=player, takebacks=game.takebacks).first()
+    return None if found is None else {"ply": found.ply, "lines": found.lines()}
+
+
 def snapshot(game, user=None, now=None, presence=None):
     """Everything a client needs to draw the game from scratch. `presence`: when the caller
     has just counted it."""
@@ -96,4 +104,6 @@ def snapshot(game, user=None, now=None, presence=None):
         "chat": lines_for(game, user),
         # Only the owner's own snapshot carries their queued turn.
         "premove": premove_of(game, you),
+        # Likewise their conditional moves (play.conditionals): {ply, lines} or null.
+        "conditions": conditions_of(game, you),
     }
