@@ -69,9 +69,10 @@ def condition_lines(message):
     actions; their shape and sizes are checked here, their legality by the engine
     (play.conditionals)."""
     lines = message.get("lines")
-    if not isinstance(lines, list) or not 0 < len(lines) <= conditionals.MAX_LINES:
-        raise Refusal("bad_message", f"'lines' must be a list of 1 to {conditionals.MAX_LINES} "
-                                     "lines")
+    if not isinstance(lines, list) or not lines:
+        raise Refusal("bad_message", "'lines' must be a list of lines")
+    if len(lines) > conditionals.MAX_LINES:
+        raise Refusal("too_large", f"at most {conditionals.MAX_LINES} lines")
     for line in lines:
         if not isinstance(line, list) or not all(
                 isinstance(turn, list) and all(isinstance(action, str) for action in turn)
