@@ -175,8 +175,8 @@ def follow(game, now):
         reason = "a takeback changed the position the lines were for"
     elif branch is None:
         reason = f"{' '.join(theirs)} is on none of your lines"
-    elif not game.is_active:
-        reason = "the game is over"
+    else:
+        reason = _why_not(game, owner, state, branch["play"])
     if reason is not None:
         _discarded(game, owner, reason, theirs)
         _waiting(game, game.conditionals.exists())
@@ -198,6 +198,20 @@ def follow(game, now):
         _tell_owner(game, owner, {"type": "conditions_cleared", "reason": "played",
                                   "played": branch["play"], "after": theirs})
     return True
+
+
+def _why_not(game, owner, state, turn):
+    """Why the reply cannot be played now, or None. Checked on the engine first, as a premove
+    is: the lines were checked from this very position, but a refusal inside _play would
+    roll back the opponent's action with it."""
+    for action in turn:
+        if state.is_over or player_to_move(game, state) != owner:
+            return f"your turn ended before {action}"
+        try:
+            state = state.play(action)
+        except games.IllegalAction as reason:
+            return f"{action}: {reason}"
+    return None
 
 
 def drop_all(game, why):
