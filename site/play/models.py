@@ -115,6 +115,10 @@ class Game(models.Model):
     premove_waiting = models.BooleanField(default=False)
     # Whether a player has conditional moves waiting (play.conditionals), for the same reason.
     conditions_waiting = models.BooleanField(default=False)
+    # Correspondence: since when each player has been on vacation (play.vacations; null: not
+    # away). While the player to move is away their deadline stands still.
+    vacation0_since = models.DateTimeField(null=True, blank=True)
+    vacation1_since = models.DateTimeField(null=True, blank=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 
@@ -276,8 +280,12 @@ class Game(models.Model):
 
     def clock_expiry(self):
         """When the running clock runs out (realtime) or the move deadline passes
-        (correspondence); None when no clock runs."""
-        return expiry(self.time_control, self.remaining_ms, self.running, self.turn_started_at)
+        (correspondence); None when no clock runs, or the player to move is on vacation."""
+        running = self.running
+        if (running is not None and self.time_kind == "correspondence"
+                and self.vacation_since(running) is not None):
+            return None
+        return expiry(self.time_control, self.remaining_ms, running, self.turn_started_at)
 
     @property
     def deadline(self):
@@ -292,6 +300,9 @@ class Game(models.Model):
         if self.both_moved or not self.is_active:
             return False
         return self.ply_count == 0 or self.player_to_move() == 1
+
+    def vacation_since(self, player_index):
+        return (self.vacation0_since, self.vacation1_since)[player_index]
 
     def absent_since(self, player_index):
         return (self.absent0_since, self.absent1_since)[player_index]
@@ -406,6 +417,23 @@ def lines_of(tree):
         tails = lines_of(branch.get("then") or [])
         lines.extend([head + tail for tail in tails] or [head])
     return lines
+
+
+class Vacation(models.Model):
+    """A correspondence player's holiday (play.vacations): their deadlines stand still from
+    `started_at` until they end it or `ends_by` (their year's allowance spent)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="vacations")
+    started_at = models.DateTimeField()
+    ends_by = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["ended_at", "ends_by"], name="play_vacation_due")]
+        constraints = [models.UniqueConstraint(fields=["user"],
+                                               condition=models.Q(ended_at__isnull=True),
+                                               name="one_vacation_at_a_time")]
 
 
 class Note(models.Model):

@@ -44,6 +44,9 @@ def clocks_of(game, now):
         "turn_started_at": iso(game.turn_started_at if running is not None else None),
         "expires_at": iso(lapses_at(game)),
         "server_time": iso(now),
+        # Correspondence: which players are on vacation (play.vacations); the deadline of one
+        # who is stands still (deadline null).
+        "away": [game.vacation0_since is not None, game.vacation1_since is not None],
     }
 
 

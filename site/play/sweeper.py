@@ -3,6 +3,7 @@ several run it at once: each change takes the game's row lock and happens once.
 
 * Games whose time is up end within LIVE_SWEEP seconds although no socket is open on them
   (the processes with sockets on a game end it on the dot, play.rooms).
+* Vacations whose allowance ran out end (play.vacations), as of the moment it did.
 * Presence rows that no process refreshes any more (their process died) stop counting, and
   the games' pages hear it.
 * After an outage of the whole site, the running clocks move on by its length: time during
@@ -12,7 +13,7 @@ from datetime import timedelta
 
 from django.db.models import F
 
-from play import presence, services
+from play import presence, services, vacations
 from play.models import Game
 
 # Leave games whose time is up to the processes that have sockets on them for this long: they
@@ -22,6 +23,8 @@ BATCH = 200
 
 
 def sweep(now):
+    # Vacations whose allowance ran out end first: their games' deadlines run again.
+    vacations.end_due(now)
     # Games from before expires_at was kept get it here, once.
     for game in Game.objects.active().filter(expires_at__isnull=True)[:BATCH]:
         game.save(update_fields=["expires_at"])
