@@ -146,6 +146,12 @@ const handlers = {
   sync(message) {
     catchUp(message.ply, message.status);
   },
+  // A player left on vacation or came back (play.vacations): the clocks as they are now.
+  vacation(message) {
+    game.clocks = { ...message.clocks, received_at: Date.now() };
+    ui.updateClocks(game);
+    ui.renderInfo(game);
+  },
   rematch(message) {
     controls.rematchChanged(message.offered_by);
   },
