@@ -391,6 +391,7 @@ function renderBoard() {
   board.render(game.state, {
     interactive: isMyTurn(game) || Boolean(premove && premove.possible()),
     hints: getPref("hints") && isMyTurn(game), ...(colorful ? colorful.boardView() : {}),
+    ...(premove ? premove.boardView() : {}),
   });
   if (premove) premove.mark();
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
