@@ -121,3 +121,12 @@ def test_the_vacation_page(client, alice, bob):
     client.logout()
     assert client.post("/vacation/", {"action": "start"}).status_code == 302  # to log in
     assert Vacation.objects.count() == 1
+
+
+def test_the_opponents_home_page_says_so(client, alice, bob):
+    game = correspondence(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    vacations.start(bob)
+    client.force_login(alice)
+    page = client.get("/")
+    assert b"bob is on vacation: the deadline stands still" in page.content
