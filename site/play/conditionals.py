@@ -16,6 +16,8 @@ Little Golem's conditional moves), so a forced sequence plays itself while its o
   The tree then advances to the branch's "then" (none left: it is gone). An opponent's turn
   off every branch discards the tree; a takeback discards it too. The owner is told either
   way, on their own sockets only.
+* The archive's record shows the actions as played, with the tag ConditionalMoves naming the
+  action numbers a condition played (Action.by_condition).
 * Private: only the owner's snapshot and sockets carry it; the opponent, spectators and
   computers never see it (the archive and exports read the actions, not this table).
 
@@ -26,7 +28,7 @@ from django.db import transaction
 
 import games
 from play import broadcast
-from play.models import Conditional, Game
+from play.models import Action, Conditional, Game
 from play.services import PlayError, _play, change, game_over, require_player, stale
 
 MAX_LINES = 16
@@ -184,10 +186,13 @@ def follow(game, now):
     then = branch.get("then") or []
     # The reply's own store writes the flag with the move (services.MOVE_FIELDS).
     game.conditions_waiting = bool(then) or game.conditionals.exists()
+    first = game.ply_count
     for action in branch["play"]:
         _play(game, owner, now, game.ply_count, action)
         if not game.is_active:
             break
+    # The record marks what a condition played (archive.exports).
+    Action.objects.filter(game=game, ply__gte=first, player=owner).update(by_condition=True)
     if then and game.is_active:
         advanced = Conditional.objects.create(game=game, player=owner, ply=game.ply_count,
                                               takebacks=game.takebacks, tree=then)

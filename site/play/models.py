@@ -337,6 +337,9 @@ class Action(models.Model):
     # clocks.json reads them.
     remaining0_ms = models.BigIntegerField(null=True, blank=True)
     remaining1_ms = models.BigIntegerField(null=True, blank=True)
+    # Played by the server from its player's conditional moves (play.conditionals): the
+    # archive's record marks it.
+    by_condition = models.BooleanField(default=False, db_default=False)  # raw INSERTs omit it
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -3,6 +3,7 @@ server through the same step as a person's move when the opponent's turn matches
 by a turn off every line and by a takeback, private to their owner."""
 import pytest
 
+from archive.exports import record_text
 from games import get
 from play import conditionals, services, takeback
 from play.clock import TimeControl
@@ -101,6 +102,8 @@ def test_a_line_plays_itself_through_several_moves_and_is_private(alice, bob, dj
     assert game.action_list() == ["c3", "e5", "a1", "e1", "a5"]
     assert not Conditional.objects.exists() and not game.conditions_waiting
     assert snapshot(game, alice)["conditions"] is None
+    # The record shows the actions as played, marking those a condition played.
+    assert '[ConditionalMoves "3 5"]' in record_text(game, "https://tessera.example/")
 
 
 def test_a_turn_off_every_line_discards_the_tree(alice, bob):
