@@ -166,3 +166,21 @@ def test_clear(alice, bob):
     assert not Conditional.objects.exists() and not refresh(game).conditions_waiting
     services.play(game.pk, bob, 1, "e5")
     assert refresh(game).action_list() == ["c3", "e5"]
+
+
+def test_mail_counts_only_turns_really_waiting(alice, bob, django_capture_on_commit_callbacks):
+    """A reply played by a condition passes the turn straight back: its owner is not mailed
+    that it is their move; the opponent is."""
+    from notifications.models import PendingMail
+    from tests.site.test_mail_notices import wants_mail
+
+    wants_mail(alice, "alice@example.org", mail_on_move=True)
+    wants_mail(bob, "bob@example.org", mail_on_move=True)
+    game = hadron(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    PendingMail.objects.all().delete()
+    conditionals.save(game.pk, alice, 1, [[["e5"], ["a1"]]])
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, bob, 1, "e5")
+    assert refresh(game).action_list() == ["c3", "e5", "a1"]
+    assert list(PendingMail.objects.values_list("recipient__username", flat=True)) == ["bob"]
