@@ -48,8 +48,10 @@ def move_clocks_on(began, ended):
         game.save(update_fields=["turn_started_at"])  # expires_at follows
     moved = len(late) + running.filter(turn_started_at__lt=began).update(
         turn_started_at=F("turn_started_at") + outage, expires_at=F("expires_at") + outage)
-    for seat in (0, 1):
-        field = f"absent{seat}_since"
+    # Absences, and vacations (play.vacations: a turn gets back its time away from the moment
+    # the vacation began, which moves on with the turn's start, or the outage would count
+    # twice).
+    for field in ("absent0_since", "absent1_since", "vacation0_since", "vacation1_since"):
         Game.objects.active().filter(**{f"{field}__gte": began}).update(**{field: ended})
         Game.objects.active().filter(**{f"{field}__lt": began}).update(**{field: F(field) + outage})
     return moved

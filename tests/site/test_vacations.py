@@ -130,3 +130,17 @@ def test_the_opponents_home_page_says_so(client, alice, bob):
     client.force_login(alice)
     page = client.get("/")
     assert b"bob is on vacation: the deadline stands still" in page.content
+
+
+def test_an_outage_during_the_vacation_is_not_given_back_twice(alice, bob):
+    """The site is down while bob is away (a restart after an outage moves the clocks on):
+    back, he has what he had when he left, as without the outage."""
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    vacations.start(bob, now=t0 + DAY)
+    sweeper.move_clocks_on(t0 + 2 * DAY, t0 + 4 * DAY)
+    game = refresh(game)
+    assert game.is_active and game.deadline is None
+    vacations.end(bob, now=t0 + 10 * DAY)
+    assert refresh(game).deadline == t0 + 10 * DAY + 2 * DAY
