@@ -4,7 +4,8 @@ Little Golem's conditional moves), so a forced sequence plays itself while its o
 
 * A line is a list of whole turns, the opponent's and the owner's in turn, starting with the
   opponent's and ending with the owner's reply; a turn is a list of actions (Colorful's two
-  stones, Copolymer's claims). The lines one player sends replace their tree, kept as one row
+  stones, Copolymer's claims). A line may also come as its actions one after the other (the
+  page's board editor): the engine cuts it into turns. The lines one player sends replace their tree, kept as one row
   (Conditional): branches {"if": turn, "play": turn, "then": branches}. Lines that share a
   beginning share branches; two different replies to the same turn are refused.
 * Every line is played on the engine when saved, from the position the owner saw: an illegal
@@ -59,6 +60,8 @@ def checked_tree(game, state, owner, lines):
         raise PlayError("too_large", f"send 1 to {MAX_LINES} lines")
     tree = []
     for number, line in enumerate(lines, 1):
+        if isinstance(line, list) and line and all(isinstance(action, str) for action in line):
+            line = _turns_of(game, state, line, number)
         if (not isinstance(line, list) or not line or len(line) % 2
                 or len(line) > 2 * MAX_EXCHANGES):
             raise PlayError("too_large" if isinstance(line, list) and len(line) > 2 * MAX_EXCHANGES
@@ -67,6 +70,35 @@ def checked_tree(game, state, owner, lines):
                             "then your reply)")
         _add_line(game, tree, state, owner, line, number)
     return tree
+
+
+def _turns_of(game, state, actions, number):
+    """A line given as its actions one after the other (as the page's board editor builds
+    it), cut into whole turns on the engine: a turn ends when the other player is to move."""
+    if len(actions) > 2 * MAX_EXCHANGES * MAX_TURN_ACTIONS:
+        raise PlayError("too_large", f"line {number}: too many actions")
+    turns, turn = [], []
+    for action in actions:
+        if not 0 < len(action) <= 32:
+            raise PlayError("bad_message", f"line {number}: an action is text of 1 to 32 "
+                            "characters")
+        if state.is_over:
+            raise PlayError("illegal", f"line {number}: the game is over before {action}")
+        mover = player_to_move(game, state)
+        try:
+            state = state.play(action)
+        except games.IllegalAction as reason:
+            raise PlayError("illegal", f"line {number}: {action}: {reason}")
+        turn.append(state.actions[-1])
+        if state.is_over or player_to_move(game, state) != mover:
+            turns.append(turn)
+            turn = []
+    if turn:
+        raise PlayError("illegal", f"line {number}: the last turn is not over after "
+                        f"{' '.join(turn)}")
+    if len(turns) % 2:
+        raise PlayError("illegal", f"line {number}: it ends with their turn: add your reply")
+    return turns
 
 
 def _add_line(game, branches, state, owner, line, number):

@@ -74,11 +74,12 @@ def condition_lines(message):
     if len(lines) > conditionals.MAX_LINES:
         raise Refusal("too_large", f"at most {conditionals.MAX_LINES} lines")
     for line in lines:
-        if not isinstance(line, list) or not all(
+        flat = isinstance(line, list) and all(isinstance(action, str) for action in line)
+        if not flat and (not isinstance(line, list) or not all(
                 isinstance(turn, list) and all(isinstance(action, str) for action in turn)
-                for turn in line):
+                for turn in line)):
             raise Refusal("bad_message", "each line is a list of turns, each turn a list of "
-                                         "actions (text)")
+                                         "actions (text), or a list of actions")
     return lines
 
 

@@ -460,7 +460,7 @@ function startPanels(module) {
   controls = new ui.GameControls({ game: () => game, send, play, notice });
   chat = new ui.ChatPanel({ game: () => game, send });
   takeback = new ui.TakebackControls({ game: () => game, send, notice });
-  conditions = new ui.ConditionControls({ game: () => game, send, notice });
+  conditions = new ui.ConditionControls({ game: () => game, send, notice, replay });
   premove = new ui.PremoveControls({
     game: () => game, send, svg, notice, redrawBoard: renderBoard,
   });

@@ -1,8 +1,11 @@
 """Conditional moves in Chromium: in a correspondence Hadron game the waiting player types
-lines; an illegal one is refused with the engine's reason, the good ones are listed; the
+lines (in notation, or clicked on the board); an illegal one is refused with the engine's
+reason, the good ones are listed; the
 player closes the page, the opponent plays into a line, and on coming back the player sees
 the reply played for them and what is left of the line. The opponent never sees them.
 Screenshot: tests/browser/screenshots/conditions-saved.png."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -41,8 +44,17 @@ def test_conditional_line_plays_while_the_page_is_closed(daphne_server, new_page
     expect(bob.locator("#condition-lines li")).to_have_count(0)
     add_line(bob, "c3 a1 e1 a5")
     expect(bob.locator("#condition-lines li")).to_have_count(1)
-    add_line(bob, "b2 d4")
+    # The second line clicked on the board: their b2, then the reply d4.
+    bob.click("#condition-draft")
+    click_cell(bob, "b2")
+    expect(bob.locator('#board [data-cell="b2"]')).not_to_have_class(re.compile(r"\bempty\b"))
+    click_cell(bob, "d4")
+    expect(bob.locator('#board [data-cell="d4"]')).not_to_have_class(re.compile(r"\bempty\b"))
+    bob.click("#condition-draft-save")
     expect(bob.locator("#condition-lines li")).to_have_count(2)
+    # Back to the game: nothing was played.
+    expect(bob.locator('#board [data-cell="b2"]')).to_have_class(re.compile(r"\bempty\b"))
+    assert moves_of(bob) == []
     expect(bob.locator("#condition-lines")).to_contain_text("if c3 → a1, then if e1 → a5")
     helpers.shoot(bob, screenshot_dir, "conditions-saved")
     # Removing one keeps the other.

@@ -80,6 +80,19 @@ def test_colorful_turns_of_two_stones_must_be_whole():
     assert "the turn is not over after B@A2" in caught.value.message
 
 
+@pytest.mark.django_db(False)
+def test_a_line_of_actions_one_after_the_other_is_cut_into_turns():
+    state = position("colorful", {"size": 4}, "R@A1")
+    tree = checked_tree(Game(), state, 0, [["B@A2", "G@A3", "R@B1", "P@B2"]])
+    assert Conditional(tree=tree).lines() == [[["B@A2", "G@A3"], ["R@B1", "P@B2"]]]
+    for line, words in (([["B@A2", "G@A3"]], "ends with their turn"),
+                        ([["B@A2", "G@A3", "R@B1"]], "the last turn is not over after R@B1"),
+                        ([["B@A2", "B@A3"]], "line 1: B@A3")):
+        with pytest.raises(PlayError) as caught:
+            checked_tree(Game(), state, 0, line)
+        assert caught.value.code == "illegal" and words in caught.value.message
+
+
 # -- through play's services -----------------------------------------------------------------------
 
 def test_a_line_plays_itself_through_several_moves_and_is_private(alice, bob, django_user_model):

@@ -21,10 +21,13 @@ export function lineText(line) {
 }
 
 export class ConditionControls {
-  constructor({ game, send, notice }) {
+  // replay: the page's replay, whose exploration builds a line clicked on the board
+  constructor({ game, send, notice, replay }) {
     this.game = game;
     this.send = send;
     this.notice = notice;
+    this.replay = replay;
+    this.drafting = false;
     this.kept = game().conditions || null; // {ply, lines}
     this.panel = $("conditions");
     if (!this.panel) return;
@@ -34,9 +37,38 @@ export class ConditionControls {
       if (!line.length) return;
       this.save([...this.lines(), line], "Checking the line…");
     });
+    $("condition-draft").addEventListener("click", () => this.draft(true));
+    $("condition-draft-cancel").addEventListener("click", () => this.draft(false));
+    $("condition-draft-save").addEventListener("click", () => this.saveDraft());
     $("conditions-clear").addEventListener("click", () => {
       if (this.send({ type: "conditions_clear" })) this.status("Clearing…");
     });
+  }
+
+  // The board editor: the player clicks their opponent's move, their reply, and on, in the
+  // replay's exploration; the server cuts the actions into turns and checks them.
+  draft(on) {
+    this.drafting = on;
+    this.replay.draft(on);
+    this.status(on ? "Click their move on the board, then your reply, and on; then save the "
+      + "line." : "");
+    this.render();
+  }
+
+  saveDraft() {
+    const line = [...this.replay.line];
+    if (this.replay.from !== this.game().state.ply) {
+      this.status("The game moved on: enter the line again from the position now.");
+      this.draft(true);
+      return;
+    }
+    if (!line.length) {
+      this.status("Click their move on the board first.");
+      return;
+    }
+    this.drafting = false;
+    this.replay.draft(false);
+    this.save([...this.lines(), line], "Checking the line…");
   }
 
   lines() {
@@ -123,5 +155,13 @@ export class ConditionControls {
     for (const id of ["condition-line", "condition-add", "conditions-clear"]) $(id).disabled = !open;
     $("conditions-clear").disabled = !open || !this.lines().length;
     $("condition-wait").hidden = open;
+    if (this.drafting && !open) {
+      this.drafting = false;
+      this.replay.draft(false);
+    }
+    $("condition-draft").hidden = this.drafting;
+    $("condition-draft").disabled = !open;
+    $("condition-draft-save").hidden = !this.drafting;
+    $("condition-draft-cancel").hidden = !this.drafting;
   }
 }
