@@ -90,7 +90,7 @@ export class ConditionControls {
   }
 
   status(text) {
-    $("condition-status").textContent = text;
+    if (this.panel) $("condition-status").textContent = text;
   }
 
   snapshot(game) {
@@ -99,7 +99,7 @@ export class ConditionControls {
 
   keptNews(message) {
     this.kept = { ply: message.ply, lines: message.lines };
-    $("condition-line").value = "";
+    if (this.panel) $("condition-line").value = "";
     this.notice.clear(); // a refusal shown before is answered now
     this.status(message.played
       ? `Played ${message.played.join("+")} after ${message.after.join("+")}; your other lines wait.`
