@@ -33,7 +33,9 @@ def test_vacation_pauses_the_deadline_on_the_opponents_page(daphne_server, new_p
     expect(bob.locator("#vacation-now")).to_contain_text("On vacation since")
     expect(alice.locator("#deadline")).to_have_text(
         f"{names[1]} is on vacation: the deadline stands still")
+    expect(alice.locator('.player[data-player="1"] .clock')).to_have_text("on vacation")
     bob.goto(server.url + "/vacation/")
     bob.get_by_role("button", name="I am back").click()
     expect(alice.locator("#deadline")).to_have_text(re.compile(rf"^{names[1]} to move by "))
+    expect(alice.locator('.player[data-player="1"] .clock')).not_to_have_text("on vacation")
     assert errors == []
