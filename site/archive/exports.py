@@ -141,6 +141,12 @@ def record_tags(game, url):
         # Resignation and time are the site's business, not the engine's: the Result tag stays
         # the engine's ("*" for a game stopped early), this tag says how it really ended.
         tags["Termination"] = game.result_text
+    # The actions the server played from a player's conditional moves (play.conditionals),
+    # numbered from 1 as in the record.
+    marked = game.action_rows.filter(by_condition=True).order_by("ply").values_list("ply",
+                                                                                  flat=True)
+    if marked:
+        tags["ConditionalMoves"] = " ".join(str(ply + 1) for ply in marked)
     return tags
 
 

@@ -25,6 +25,8 @@ class Playing:
     their_ms: int | None
     running: str | None  # "you" | "them" | None
     deadline: object  # correspondence: when the player to move must have moved
+    # Correspondence: the opponent is on vacation (play.vacations): their deadline stands.
+    opponent_away: bool = False
 
 
 def playing(user, now) -> list[Playing]:
@@ -43,7 +45,8 @@ def playing(user, now) -> list[Playing]:
             your_turn=mover == me,
             your_ms=left[me] if left else None, their_ms=left[1 - me] if left else None,
             running=None if running is None else ("you" if running == me else "them"),
-            deadline=game.deadline))
+            deadline=game.deadline,
+            opponent_away=game.vacation_since(1 - me) is not None))
     # Your move first, the most urgent first; then the others, latest activity first.
     waiting = sorted((r for r in rows if r.your_turn), key=urgency)
     return waiting + [r for r in rows if not r.your_turn]

@@ -20,8 +20,8 @@ from live import budget, lanes
 from live import presence as ledger
 from live.sockets import JsonSocket, Refusal
 from ops import metrics
-from play import (broadcast, positions, premoves, presence, rematch, rooms, services,
-                  snapshots, takeback)
+from play import (broadcast, conditionals, positions, premoves, presence, rematch, rooms,
+                  services, snapshots, takeback)
 from play.models import Game
 from talk import services as talk
 
@@ -65,14 +65,35 @@ def premove_actions(message):
     return [action_of({"action": action}) for action in actions]
 
 
+def condition_lines(message):
+    """Conditional moves: "lines", a list of lines, each a list of turns, each a list of
+    actions; their shape and sizes are checked here, their legality by the engine
+    (play.conditionals)."""
+    lines = message.get("lines")
+    if not isinstance(lines, list) or not lines:
+        raise Refusal("bad_message", "'lines' must be a list of lines")
+    if len(lines) > conditionals.MAX_LINES:
+        raise Refusal("too_large", f"at most {conditionals.MAX_LINES} lines")
+    for line in lines:
+        flat = isinstance(line, list) and all(isinstance(action, str) for action in line)
+        if not flat and (not isinstance(line, list) or not all(
+                isinstance(turn, list) and all(isinstance(action, str) for action in turn)
+                for turn in line)):
+            raise Refusal("bad_message", "each line is a list of turns, each turn a list of "
+                                         "actions (text), or a list of actions")
+    return lines
+
+
 class GameConsumer(JsonSocket):
-    max_frame = 4096
+    # Room for a tree of conditional moves (play.conditionals); every other message is small.
+    max_frame = 8192
     handlers = {"play": "on_play", "resign": "on_resign", "abort": "on_abort",
                 "claim_victory": "on_claim_victory", "rematch": "on_rematch",
                 "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot",
                 "takeback": "on_takeback", "accept_takeback": "on_accept_takeback",
                 "decline_takeback": "on_decline_takeback", "chat": "on_chat",
-                "premove": "on_premove", "premove_cancel": "on_premove_cancel"}
+                "premove": "on_premove", "premove_cancel": "on_premove_cancel",
+                "conditions": "on_conditions", "conditions_clear": "on_conditions_clear"}
     unknown_text = "see docs/protocol.md for the messages a game socket takes"
     # Whether this socket is one of the players': known from its first snapshot (the seat of
     # a socket never changes). Until then it hears only the chat news meant for everyone.
@@ -170,6 +191,13 @@ class GameConsumer(JsonSocket):
 
     async def on_premove_cancel(self, message):
         await self.act(premoves.cancel, self.player(), now=self.received_at)
+
+    async def on_conditions(self, message):
+        await self.change(conditionals.save, self.player(), ply_of(message),
+                          condition_lines(message), now=self.received_at)
+
+    async def on_conditions_clear(self, message):
+        await self.change(conditionals.clear, self.player(), now=self.received_at)
 
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")

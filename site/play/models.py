@@ -116,6 +116,12 @@ class Game(models.Model):
     # Whether a player has a premove queued (play.premoves): read with the game row, so a move
     # costs no extra query when nobody has.
     premove_waiting = models.BooleanField(default=False)
+    # Whether a player has conditional moves waiting (play.conditionals), for the same reason.
+    conditions_waiting = models.BooleanField(default=False)
+    # Correspondence: since when each player has been on vacation (play.vacations; null: not
+    # away). While the player to move is away their deadline stands still.
+    vacation0_since = models.DateTimeField(null=True, blank=True)
+    vacation1_since = models.DateTimeField(null=True, blank=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="rematches")
 
@@ -284,8 +290,12 @@ class Game(models.Model):
 
     def clock_expiry(self):
         """When the running clock runs out (realtime) or the move deadline passes
-        (correspondence); None when no clock runs."""
-        return expiry(self.time_control, self.remaining_ms, self.running, self.turn_started_at)
+        (correspondence); None when no clock runs, or the player to move is on vacation."""
+        running = self.running
+        if (running is not None and self.time_kind == "correspondence"
+                and self.vacation_since(running) is not None):
+            return None
+        return expiry(self.time_control, self.remaining_ms, running, self.turn_started_at)
 
     @property
     def deadline(self):
@@ -300,6 +310,9 @@ class Game(models.Model):
         if self.both_moved or not self.is_active:
             return False
         return self.ply_count == 0 or self.player_to_move() == 1
+
+    def vacation_since(self, player_index: PlayerIndex):
+        return (self.vacation0_since, self.vacation1_since)[player_index]
 
     def absent_since(self, player_index: PlayerIndex):
         return (self.absent0_since, self.absent1_since)[player_index]
@@ -334,6 +347,9 @@ class Action(models.Model):
     # clocks.json reads them.
     remaining0_ms = models.BigIntegerField(null=True, blank=True)
     remaining1_ms = models.BigIntegerField(null=True, blank=True)
+    # Played by the server from its player's conditional moves (play.conditionals): the
+    # archive's record marks it.
+    by_condition = models.BooleanField(default=False, db_default=False)  # raw INSERTs omit it
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -365,6 +381,56 @@ class Premove(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "player"],
                                                name="one_premove_per_player")]
+
+
+class Conditional(models.Model):
+    """A correspondence player's conditional moves (play.conditionals): a tree of the
+    opponent's possible turns and the owner's reply to each, played by the server when the
+    opponent's turn matches. Seen only by its owner. One per player and game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="conditionals")
+    player = models.SmallIntegerField()  # PLAYER index, as Game.winner
+    # The ply at which the opponent's turn the tree answers begins, and the takeback count
+    # then: a takeback since discards the tree.
+    ply = models.PositiveIntegerField()
+    takebacks = models.PositiveIntegerField(default=0)
+    # [{"if": [actions], "play": [actions], "then": [...]}, ...], canonical notation.
+    tree = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"],
+                                               name="one_conditional_per_player")]
+
+    def lines(self):
+        """The tree as the lines that make it, each a list of turns (theirs, yours, ...)."""
+        return lines_of(self.tree)
+
+
+def lines_of(tree):
+    lines = []
+    for branch in tree:
+        head = [list(branch["if"]), list(branch["play"])]
+        tails = lines_of(branch.get("then") or [])
+        lines.extend([head + tail for tail in tails] or [head])
+    return lines
+
+
+class Vacation(models.Model):
+    """A correspondence player's holiday (play.vacations): their deadlines stand still from
+    `started_at` until they end it or `ends_by` (their year's allowance spent)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="vacations")
+    started_at = models.DateTimeField()
+    ends_by = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["ended_at", "ends_by"], name="play_vacation_due")]
+        constraints = [models.UniqueConstraint(fields=["user"],
+                                               condition=models.Q(ended_at__isnull=True),
+                                               name="one_vacation_at_a_time")]
 
 
 class Note(models.Model):

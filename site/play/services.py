@@ -46,7 +46,7 @@ from play.snapshots import clocks_of, load, result_of, snapshot
 
 # What a move changes on the game row (one UPDATE).
 MOVE_FIELDS = ["ply_count", "swapped", "both_moved", "remaining0_ms", "remaining1_ms",
-               "turn_started_at", "updated_at", "premove_waiting"]
+               "turn_started_at", "updated_at", "premove_waiting", "conditions_waiting"]
 
 
 class PlayError(Refusal):
@@ -268,6 +268,13 @@ def do_play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action:
         from play import premoves
 
         if premoves.follow(game, now):
+            return []
+    if game.conditions_waiting and next_player is not None and next_player != me:
+        # The opponent's turn is over: the owner's conditional reply, if any, in this
+        # transaction (play.conditionals), announcing itself as the premove does.
+        from play import conditionals
+
+        if conditionals.follow(game, now):
             return []
     broadcast.announce(game, "action")
     return []

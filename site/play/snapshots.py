@@ -44,6 +44,9 @@ def clocks_of(game, now):
         "turn_started_at": iso(game.turn_started_at if running is not None else None),
         "expires_at": iso(lapses_at(game)),
         "server_time": iso(now),
+        # Correspondence: which players are on vacation (play.vacations); the deadline of one
+        # who is stands still (deadline null).
+        "away": [game.vacation0_since is not None, game.vacation1_since is not None],
     }
 
 
@@ -61,6 +64,14 @@ def premove_of(game, player):
     # One queued before a takeback is for a position that is gone (dropped when next due).
     found = game.premoves.filter(player=player, takebacks=game.takebacks).first()
     return None if found is None else {"ply": found.ply, "actions": list(found.actions)}
+
+
+def conditions_of(game, player):
+    """The conditional moves `player` left (play.conditionals), for their eyes only, or None."""
+    if player is None or not game.conditions_waiting or not game.is_active:
+        return None
+    found = game.conditionals.filter(player=player, takebacks=game.takebacks).first()
+    return None if found is None else {"ply": found.ply, "lines": found.lines()}
 
 
 def snapshot(game, user=None, now=None, presence=None):
@@ -96,4 +107,6 @@ def snapshot(game, user=None, now=None, presence=None):
         "chat": lines_for(game, user),
         # Only the owner's own snapshot carries their queued turn.
         "premove": premove_of(game, you),
+        # Likewise their conditional moves (play.conditionals): {ply, lines} or null.
+        "conditions": conditions_of(game, you),
     }

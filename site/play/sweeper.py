@@ -3,6 +3,7 @@ several run it at once: each change takes the game's row lock and happens once.
 
 * Games whose time is up end within LIVE_SWEEP seconds although no socket is open on them
   (the processes with sockets on a game end it on the dot, play.rooms).
+* Vacations whose allowance ran out end (play.vacations), as of the moment it did.
 * Presence rows that no process refreshes any more are the presence ledger's sweep
   (live.presence.sweep); the games' pages hear it through play.presence.announce.
 * After an outage of the whole site, the running clocks move on by its length: time during
@@ -12,7 +13,7 @@ from datetime import timedelta
 
 from django.db.models import F
 
-from play import services
+from play import services, vacations
 from play.models import Game
 
 # Leave games whose time is up to the processes that have sockets on them for this long: they
@@ -22,6 +23,8 @@ BATCH = 200
 
 
 def sweep(now):
+    # Vacations whose allowance ran out end first: their games' deadlines run again.
+    vacations.end_due(now)
     # Games from before expires_at was kept get it here, once.
     for game in Game.objects.active().filter(expires_at__isnull=True)[:BATCH]:
         game.save(update_fields=["expires_at"])
@@ -44,8 +47,10 @@ def move_clocks_on(began, ended):
         game.save(update_fields=["turn_started_at"])  # expires_at follows
     moved = len(late) + running.filter(turn_started_at__lt=began).update(
         turn_started_at=F("turn_started_at") + outage, expires_at=F("expires_at") + outage)
-    for seat in (0, 1):
-        field = f"absent{seat}_since"
+    # Absences, and vacations (play.vacations: a turn gets back its time away from the moment
+    # the vacation began, which moves on with the turn's start, or the outage would count
+    # twice).
+    for field in ("absent0_since", "absent1_since", "vacation0_since", "vacation1_since"):
         Game.objects.active().filter(**{f"{field}__gte": began}).update(**{field: ended})
         Game.objects.active().filter(**{f"{field}__lt": began}).update(**{field: F(field) + outage})
     return moved

@@ -159,6 +159,10 @@ def do_take_back(game, proposer, accepted_by, now):
         from play import premoves
 
         premoves.drop_all(game, "a takeback changed the position the premove was meant for")
+    if game.conditions_waiting:
+        from play import conditionals
+
+        conditionals.drop_all(game, "a takeback changed the position the lines were for")
     statements.update_game(game, TAKEBACK_FIELDS)
     full = state.to_dict()
     transaction.on_commit(lambda: positions.remember(game, state, full))

@@ -6,7 +6,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from play import notes, services
+from play import notes, services, vacations
 from play.models import Game
 
 
@@ -67,3 +67,24 @@ def save_note(request, game_id):
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"text": text})
     return redirect(game.get_absolute_url() + "#notes")
+
+
+@login_required
+def vacation(request):
+    """The player's vacation: the allowance left, and a button to start or end one. POST
+    `action` start or end; a refusal is shown on the page with its code (400)."""
+    refusal = None
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "start":
+                vacations.start(request.user)
+            elif request.POST.get("action") == "end":
+                vacations.end(request.user)
+            else:
+                raise vacations.VacationError("bad_request", "choose to start or end a vacation")
+            return redirect("play:vacation")
+        except vacations.VacationError as error:
+            refusal = error
+    return render(request, "play/vacation.html", {
+        "vacation": vacations.status(request.user), "refusal": refusal,
+    }, status=400 if refusal else 200)

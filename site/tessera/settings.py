@@ -386,6 +386,8 @@ MAIL_EVERY = env_number("MAIL_EVERY", 60, float)
 PLAY_FIRST_MOVE_SECONDS = env_number("PLAY_FIRST_MOVE_SECONDS", 30)
 PLAY_CLAIM_AFTER_SECONDS = env_number("PLAY_CLAIM_AFTER_SECONDS", 30)
 PLAY_UNTIMED_IDLE_DAYS = env_number("PLAY_UNTIMED_IDLE_DAYS", 30)
+# Each player's vacation allowance per calendar year (UTC), in days (play.vacations).
+PLAY_VACATION_DAYS = env_number("PLAY_VACATION_DAYS", 30)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

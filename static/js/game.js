@@ -37,6 +37,7 @@ let controls = null;
 let chat = null;
 let takeback = null;
 let premove = null; // a premove waits for the panels: the opponent's first reply rarely races them
+let conditions = null;
 let colorful = null;
 const early = []; // the socket's messages before the panels came
 
@@ -66,6 +67,7 @@ const handlers = {
     game.clocks.received_at = Date.now();
     pending = null;
     premove.snapshot(game);
+    conditions.snapshot(game);
     if (missed) rewound(game.state.ply); // a takeback this page did not hear of
     positionChanged(before);
   },
@@ -115,6 +117,12 @@ const handlers = {
   premove_cleared(message) {
     premove.clearedNews(message);
   },
+  conditions(message) {
+    conditions.keptNews(message);
+  },
+  conditions_cleared(message) {
+    conditions.clearedNews(message);
+  },
   error(message) {
     // Too many chat lines says nothing about a move in flight.
     if (message.code === "chat_rate_limited") {
@@ -123,6 +131,7 @@ const handlers = {
     }
     pending = null;
     clearPendingMarks();
+    conditions.refused(message);
     notice.show(message.message || message.code, message.code === "illegal" ? "illegal" : "error");
   },
   presence(message) {
@@ -136,6 +145,12 @@ const handlers = {
   // page that missed news (a lost group membership, a dropped message) catches up.
   sync(message) {
     catchUp(message.ply, message.status);
+  },
+  // A player left on vacation or came back (play.vacations): the clocks as they are now.
+  vacation(message) {
+    game.clocks = { ...message.clocks, received_at: Date.now() };
+    ui.updateClocks(game);
+    ui.renderInfo(game);
   },
   rematch(message) {
     controls.rematchChanged(message.offered_by);
@@ -376,6 +391,7 @@ function renderBoard() {
   board.render(game.state, {
     interactive: isMyTurn(game) || Boolean(premove && premove.possible()),
     hints: getPref("hints") && isMyTurn(game), ...(colorful ? colorful.boardView() : {}),
+    ...(premove ? premove.boardView() : {}),
   });
   if (premove) premove.mark();
   if (pending && pending.ply === game.state.ply) markPending(pending.action);
@@ -421,6 +437,7 @@ function renderAll() {
   ui.renderWatching(game);
   controls.render();
   takeback.render();
+  conditions.render();
   ui.renderMoveList($("moves"), game.state);
   chat.render();
   showConnection();
@@ -443,6 +460,7 @@ function startPanels(module) {
   controls = new ui.GameControls({ game: () => game, send, play, notice });
   chat = new ui.ChatPanel({ game: () => game, send });
   takeback = new ui.TakebackControls({ game: () => game, send, notice });
+  conditions = new ui.ConditionControls({ game: () => game, send, notice, replay });
   premove = new ui.PremoveControls({
     game: () => game, send, svg, notice, redrawBoard: renderBoard,
   });

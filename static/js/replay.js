@@ -46,6 +46,7 @@ class Replay {
     this.line = []; // exploring: the actions tried from there
     this.explored = null; // exploring: to_dict() after the line
     this.colour = null; // Colorful: the colour of the next explored stone
+    this.drafting = false; // a player enters a conditional line on the board (draft)
     this.timer = null; // autoplay
     this.request = 0; // only the answer to the latest request is shown
     this.positions.remember(this.latest);
@@ -99,11 +100,20 @@ class Replay {
   // Anyone may explore, except the two players of a game still being played: their clicks
   // are moves in the real game, never a scratch line.
   canExplore() {
-    return !(this.isLive && isPlayer(this.game));
+    return this.drafting || !(this.isLive && isPlayer(this.game));
+  }
+
+  // A player of a live game entering a conditional line (game/conditions.js): while on, their
+  // clicks build a scratch line from the latest position, never moves in the game.
+  draft(on) {
+    this.drafting = on;
+    this.stopAutoplay();
+    return this.goto(this.end);
   }
 
   shown() {
     if (this.explored) return this.view(this.explored);
+    if (this.ply === null && this.drafting) return this.view(this.latest);
     if (this.ply === null) {
       // The latest position is the host's to draw, except a finished game that did not end
       // on the board (resignation, time): from there one can still explore.

@@ -49,14 +49,16 @@ def test_every_page_type_passes_axe(daphne_server, new_page):
     tripen, _, _ = play_on_server(server, "tripen", {"size": 5}, seed=2, names=names, stop_at=6)
     colorful, _, _ = play_on_server(server, "colorful", {"board": "hexhex", "size": 3}, seed=2,
                                     names=names, stop_at=6)
-    boards = (playing, f"/game/{finished}/", f"/game/{tripen}/", f"/game/{colorful}/")
+    # Correspondence: the players' page has the conditional moves panel.
+    letters = start_game(server, "hadron", *names, options={"size": 5}, days="3")
+    boards = (playing, letters, f"/game/{finished}/", f"/game/{tripen}/", f"/game/{colorful}/")
     pages = {
         "signed out": ["/", "/play/", "/watch/", "/archive/", *boards,
                        f"/game/{finished}/?ply=2", *RULE_PAGES, f"/u/{names[0]}/",
                        "/leaderboard/", "/leaderboard/hadron/", "/accounts/login/",
                        "/accounts/signup/"],
         "signed in": ["/", "/play/", *boards, f"/u/{names[0]}/", "/accounts/settings/",
-                      "/accounts/password/", "/play/challenges/"],
+                      "/accounts/password/", "/play/challenges/", "/vacation/"],
     }
     found = []
     for viewport in (DESKTOP, PHONE):

@@ -99,7 +99,7 @@ def test_error_paths_answer_the_sender_alone(users, new_game):
         await a.error("bad_json")
         await a.communicator.send_to(bytes_data=b'{"type": "ping"}')
         await a.error("bad_json")
-        await a.send_text('{"type": "ping", "pad": "' + "x" * 4100 + '"}')
+        await a.send_text('{"type": "ping", "pad": "' + "x" * 8200 + '"}')
         await a.error("too_large")
         await a.send(ply=0, action="c3")
         await a.error("bad_message")

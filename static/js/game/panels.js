@@ -9,6 +9,7 @@ export { createReplay } from "../replay.js";
 export { ClockHistory } from "../replay/positions.js";
 export { playSound } from "../sounds.js";
 export { ChatPanel } from "./chat.js";
+export { ConditionControls } from "./conditions.js";
 export { GameControls } from "./controls.js";
 export { bindNotes } from "./notes.js";
 export { PremoveControls } from "./premove.js";

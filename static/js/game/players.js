@@ -81,7 +81,7 @@ export function updateClocks(game, past = undefined) {
     clocks.update({ remaining_ms: past ? past.remaining_ms : null, running: null, deadline: null });
     return;
   }
-  clocks.update(isLive(game) ? game.clocks : { ...game.clocks, running: null });
+  clocks.update(isLive(game) ? game.clocks : { ...game.clocks, running: null, away: null });
 }
 
 function renderClocks() {
@@ -94,6 +94,8 @@ function renderClocks() {
     let text = "";
     if (ms !== null) text = formatClock(ms);
     else if (deadline !== null && running) text = formatSpan(deadline);
+    // Correspondence: a player on vacation (play.vacations), whose deadline stands still.
+    else if (clocks.report && clocks.report.away && clocks.report.away[i]) text = "on vacation";
     if (clock.textContent !== text) clock.textContent = text;
     clock.hidden = text === "";
     clock.classList.toggle("running", running);

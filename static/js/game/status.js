@@ -114,8 +114,13 @@ export function renderInfo(game) {
   const deadline = $("deadline");
   const clocks = game.clocks || {};
   const running = clocks.running;
-  deadline.hidden = !(isLive(game) && clocks.deadline && running !== null && running !== undefined);
-  if (!deadline.hidden) {
+  const toMove = isLive(game) && running !== null && running !== undefined;
+  // The player to move is on vacation (play.vacations): their deadline stands still.
+  const away = toMove && Boolean(clocks.away && clocks.away[running]);
+  deadline.hidden = !(toMove && (clocks.deadline || away));
+  if (away) {
+    deadline.textContent = `${game.players[running].username} is on vacation: the deadline stands still`;
+  } else if (!deadline.hidden) {
     deadline.textContent = `${game.players[running].username} to move by ${formatDate(clocks.deadline)}`;
   }
 }
