@@ -24,6 +24,30 @@ game_ending = Signal()
 house_rules = Signal()
 
 
+# `occasion` (sender=Game, game=<Game>) is asked when a game's page or snapshot is drawn: a
+# receiver answers with {"name": ..., "url": ...} for the event the game is played in (a
+# tournament's), or None. Never asked on a move.
+occasion = Signal()
+
+
+def house_rules_of(game):
+    """What is off in `game`: {"takeback": reason, "chat": reason}, each only where it is off
+    (the page hides the button or the players' chat box and says why)."""
+    rules = {}
+    for _, answer in house_rules.send(sender=type(game), game=game):
+        for what, reason in (answer or {}).items():
+            rules.setdefault(what, reason)
+    return rules
+
+
+def occasion_of(game):
+    """The event `game` is played in, {"name", "url"}, or None."""
+    for _, answer in occasion.send(sender=type(game), game=game):
+        if answer:
+            return answer
+    return None
+
+
 def not_allowed(game, what):
     """Why `what` ("takeback", "chat") is off in `game`, or None where it is allowed."""
     for _, answer in house_rules.send(sender=type(game), game=game):

@@ -52,6 +52,15 @@ def house_rules(sender, game, **kwargs):
     return None
 
 
+def occasion(sender, game, **kwargs):
+    """The event a game is played in, for its page and the Archive (play.signals.occasion)."""
+    event = (Tournament.objects.filter(pairings__game_id=game.pk)
+             .only("pk", "name").first())
+    if event is None:
+        return None
+    return {"name": event.name, "url": event.get_absolute_url()}
+
+
 def first_score(game):
     """The game's player0's score, or None for a game without a result."""
     if game.status == game.ABORTED:

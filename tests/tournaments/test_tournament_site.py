@@ -5,6 +5,7 @@ recomputation from the stored games."""
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 import games
@@ -319,6 +320,34 @@ def test_tournament_games_have_no_takebacks_and_no_players_chat(people):
     add_line(game.pk, people[5], "a spectator may talk")
 
 
+def test_a_tournament_games_page_names_its_event_and_offers_no_takeback_or_players_chat(
+        client, people):
+    tournament = event(people[0], name="Hadron hour")
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    game = Pairing.objects.get().game
+    client.force_login(game.player0)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert f'Played in <a href="{tournament.get_absolute_url()}">Hadron hour</a>' in page
+    assert 'id="chat-off"' in page and 'id="chat-form"' not in page
+    snapshot = client.get(reverse("play:snapshot", args=[game.pk])).json()
+    assert snapshot["event"] == {"name": "Hadron hour", "url": tournament.get_absolute_url()}
+    assert set(snapshot["house_rules"]) == {"takeback", "chat"}
+    # A spectator still talks with the other spectators.
+    client.force_login(people[5])
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="chat-form"' in page and 'id="chat-off"' not in page
+    # A game outside any event: nothing of the kind.
+    outside = play.start_game(game="hadron", options={"size": 5}, players=people[2:4],
+                              time_control=TimeControl("untimed"))
+    client.force_login(people[2])
+    page = client.get(outside.get_absolute_url()).content.decode()
+    assert 'id="game-event"' not in page and 'id="chat-form"' in page
+    snapshot = client.get(reverse("play:snapshot", args=[outside.pk])).json()
+    assert snapshot["event"] is None and snapshot["house_rules"] == {}
+
+
 def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settings, people,
                                                                           client):
     from bots import accounts as computers
@@ -402,5 +431,8 @@ def test_the_archive_filters_an_events_games(client, people):
     shown = {row.game.pk for row in response.context["rows"]}
     assert shown == {pairing.game_id for pairing in pairings}
     assert len(client.get("/archive/").context["rows"]) == 3
+    # Each row of an event's game names the event and links to it; the other game's does not.
+    page = client.get("/archive/").content.decode()
+    assert page.count(f'class="tag event-tag" href="{tournament.get_absolute_url()}"') == 2
     bad = client.get("/archive/", {"event": "999999"})
     assert bad.context["rows"] is None and "event" in bad.context["form"].errors
