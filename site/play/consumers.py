@@ -19,7 +19,7 @@ import logging
 from live import budget, lanes
 from live.sockets import JsonSocket, Refusal
 from ops import metrics
-from play import (broadcast, positions, premoves, presence, rematch, rooms, services,
+from play import (berserk, broadcast, positions, premoves, presence, rematch, rooms, services,
                   snapshots, takeback)
 from play.models import Game
 from talk import services as talk
@@ -71,7 +71,8 @@ class GameConsumer(JsonSocket):
                 "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot",
                 "takeback": "on_takeback", "accept_takeback": "on_accept_takeback",
                 "decline_takeback": "on_decline_takeback", "chat": "on_chat",
-                "premove": "on_premove", "premove_cancel": "on_premove_cancel"}
+                "premove": "on_premove", "premove_cancel": "on_premove_cancel",
+                "berserk": "on_berserk"}
     unknown_text = "see docs/protocol.md for the messages a game socket takes"
     # Whether this socket is one of the players': known from its first snapshot (the seat of
     # a socket never changes). Until then it hears only the chat news meant for everyone.
@@ -162,6 +163,10 @@ class GameConsumer(JsonSocket):
 
     async def on_decline_takeback(self, message):
         await self.change(takeback.decline, self.player(), now=self.received_at)
+
+    async def on_berserk(self, message):
+        await self.change(berserk.go_berserk, self.player(), ply_of(message),
+                          now=self.received_at)
 
     async def on_premove(self, message):
         await self.change(premoves.queue, self.player(), ply_of(message),

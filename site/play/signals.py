@@ -29,6 +29,11 @@ house_rules = Signal()
 # tournament's), or None. Never asked on a move.
 occasion = Signal()
 
+# `berserk` (sender=Game, game=<Game>, player=<index>) is asked, inside the locked transaction,
+# when a player asks to halve their own clock (play.berserk): a receiver whose event offers it
+# records the choice and answers True, or raises play.services.PlayError with the reason.
+berserk = Signal()
+
 
 def house_rules_of(game):
     """What is off in `game`: {"takeback": reason, "chat": reason}, each only where it is off
