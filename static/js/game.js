@@ -36,6 +36,7 @@ let analysis = null;
 let controls = null;
 let chat = null;
 let takeback = null;
+let berserk = null;
 let premove = null; // a premove waits for the panels: the opponent's first reply rarely races them
 let colorful = null;
 const early = []; // the socket's messages before the panels came
@@ -145,6 +146,12 @@ const handlers = {
   },
   pong(message) {
     catchUp(message.ply, null);
+  },
+  berserk(message) {
+    game.clocks = message.clocks;
+    game.clocks.received_at = Date.now();
+    berserk.went(message);
+    renderAll();
   },
   takeback_offered(message) {
     takeback.offered(message);
@@ -421,6 +428,7 @@ function renderAll() {
   ui.renderWatching(game);
   controls.render();
   takeback.render();
+  berserk.render();
   ui.renderMoveList($("moves"), game.state);
   chat.render();
   showConnection();
@@ -443,6 +451,7 @@ function startPanels(module) {
   controls = new ui.GameControls({ game: () => game, send, play, notice });
   chat = new ui.ChatPanel({ game: () => game, send });
   takeback = new ui.TakebackControls({ game: () => game, send, notice });
+  berserk = new ui.BerserkControls({ game: () => game, send });
   premove = new ui.PremoveControls({
     game: () => game, send, svg, notice, redrawBoard: renderBoard,
   });

@@ -332,7 +332,8 @@ def test_a_tournament_games_page_names_its_event_and_offers_no_takeback_or_playe
     assert f'Played in <a href="{tournament.get_absolute_url()}">Hadron hour</a>' in page
     assert 'id="chat-off"' in page and 'id="chat-form"' not in page
     snapshot = client.get(reverse("play:snapshot", args=[game.pk])).json()
-    assert snapshot["event"] == {"name": "Hadron hour", "url": tournament.get_absolute_url()}
+    assert snapshot["event"] == {"name": "Hadron hour", "url": tournament.get_absolute_url(),
+                                 "berserk_offered": True, "berserk": [False, False]}
     assert set(snapshot["house_rules"]) == {"takeback", "chat"}
     # A spectator still talks with the other spectators.
     client.force_login(people[5])
