@@ -72,6 +72,8 @@ class Entry(models.Model):
     paused = models.BooleanField(default=False)
     # No further pairing; games in play go on and count.
     withdrawn = models.BooleanField(default=False)
+    # The final place in the standings, set when the event finishes (profiles list it).
+    place = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -254,6 +254,38 @@ def test_a_swiss_event_runs_its_rounds_with_one_bye_each_and_correct_standings(p
     rows = table(tournament)
     assert [row["points"] for row in rows] == sorted((row["points"] for row in rows),
                                                      reverse=True)
+    # Each entry keeps its final place, as the standings had it at the end.
+    places = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "place"))
+    assert places == {row["entry"]: row["rank"] for row in rows}
+
+
+def test_a_profile_lists_the_players_events_with_place_and_points(client, people):
+    finished = event(people[0], kind="swiss", rounds=3, name="Finished Swiss")
+    for person in people[:4]:
+        services.join(finished.pk, person)
+    for _ in range(3):
+        services.tick()
+        for pairing in Pairing.objects.filter(tournament=finished, ended_at__isnull=True):
+            finish(pairing.game, 0)
+    services.tick()
+    upcoming = event(people[0], starts_in=60, name="Later arena")
+    services.join(upcoming.pk, people[1])
+    cancelled = event(people[0], starts_in=60, name="Called off")
+    services.join(cancelled.pk, people[1])
+    services.cancel(cancelled.pk, people[0])
+    entry = Entry.objects.get(tournament=finished, player=people[1])
+    assert entry.place is not None
+    page = client.get(f"/u/{people[1].username}/").content.decode()
+    section = page[page.index('id="profile-events"'):]
+    assert section.index("Later arena") < section.index("Finished Swiss")
+    row = section[section.index("Finished Swiss"):section.index("</tr>",
+                                                            section.index("Finished Swiss"))]
+    assert f"<td>{entry.place}</td>" in row
+    assert f"<td>{entry.points:g}</td>" in row
+    assert "Called off" not in page
+    # Someone who never played: an empty list saying so.
+    page = client.get(f"/u/{people[7].username}/").content.decode()
+    assert "No tournaments yet" in page
 
 
 def test_a_late_swiss_player_joins_before_round_two_with_zero_points(people):
