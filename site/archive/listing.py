@@ -1,6 +1,7 @@
 """What one row of the Archive shows about a finished game."""
 from dataclasses import dataclass
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 
 from play.labels import reason_text
@@ -27,6 +28,7 @@ class Row:
     reason: str
     thumbnail: str
     url: str
+    event: object = None  # the tournament it was played in
 
 
 def seats(game):
@@ -49,5 +51,14 @@ def row(game):
         game=game, title=game.title, board=game.options_text, seats=seats(game),
         result=game.result_text, reason=reason_text(game.reason),
         thumbnail=reverse("archive:position_svg", args=[game.pk, game.ply_count]) + "?labels=0",
-        url=game.get_absolute_url(),
+        url=game.get_absolute_url(), event=event_of(game),
     )
+
+
+def event_of(game):
+    """The tournament the game was played in (queries.page_of reads it with the game), or
+    None."""
+    try:
+        return game.pairing.tournament
+    except ObjectDoesNotExist:
+        return None

@@ -83,7 +83,9 @@ def page_of(filters, number, per_page=PER_PAGE):
     wanted = list(page.object_list)
     # Ratings beside the names: the rated games' changes and the players' ratings, one query
     # each for the whole page.
-    rows = Game.objects.with_players().prefetch_related("rating_changes").in_bulk(wanted)
+    # The event each game was played in (its name on the row) comes in the same query.
+    rows = (Game.objects.with_players().select_related("pairing__tournament")
+            .prefetch_related("rating_changes").in_bulk(wanted))
     prefetch([player for game in rows.values() for player in game.players()])
     page.object_list = [rows[pk] for pk in wanted if pk in rows]
     return page

@@ -12,8 +12,8 @@ Little Golem's conditional moves), so a forced sequence plays itself while its o
   action, a turn that does not end where it should, or a line going on past the end of the
   game is refused with the reason, and nothing is stored.
 * Played in the transaction that stores the opponent's action that ends their turn
-  (services._play calls follow while the game's row is locked), each action of the reply
-  through the same step as a person's move (services._play), and broadcast as any action.
+  (services.do_play calls follow while the game's row is locked), each action of the reply
+  through the same step as a person's move (services.do_play), and broadcast as any action.
   The tree then advances to the branch's "then" (none left: it is gone). An opponent's turn
   off every branch discards the tree; a takeback discards it too. The owner is told either
   way, on their own sockets only.
@@ -30,7 +30,7 @@ from django.db import transaction
 import games
 from play import broadcast
 from play.models import Action, Conditional, Game
-from play.services import PlayError, _play, change, game_over, require_player, stale
+from play.services import PlayError, do_play, game_over, in_locked_game, require_player, stale
 
 MAX_LINES = 16
 MAX_EXCHANGES = 8
@@ -148,11 +148,11 @@ def _turn(game, state, player, turn, number, index):
 # -- the owner's messages --------------------------------------------------------------------------
 
 def save(game_id, user, ply, lines, now=None):
-    return change(game_id, user, _save, ply, lines, now=now)
+    return in_locked_game(game_id, user, _save, ply, lines, now=now)
 
 
 def clear(game_id, user, now=None):
-    return change(game_id, user, _clear, now=now)
+    return in_locked_game(game_id, user, _clear, now=now)
 
 
 def _save(game, me, now, ply, lines):
@@ -220,7 +220,7 @@ def follow(game, now):
     game.conditions_waiting = bool(then) or game.conditionals.exists()
     first = game.ply_count
     for action in branch["play"]:
-        _play(game, owner, now, game.ply_count, action)
+        do_play(game, owner, now, game.ply_count, action)
         if not game.is_active:
             break
     # The record marks what a condition played (archive.exports).
@@ -239,7 +239,7 @@ def follow(game, now):
 
 def _why_not(game, owner, state, turn):
     """Why the reply cannot be played now, or None. Checked on the engine first, as a premove
-    is: the lines were checked from this very position, but a refusal inside _play would
+    is: the lines were checked from this very position, but a refusal inside do_play would
     roll back the opponent's action with it."""
     for action in turn:
         if state.is_over or player_to_move(game, state) != owner:

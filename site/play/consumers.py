@@ -20,8 +20,8 @@ from live import budget, lanes
 from live import presence as ledger
 from live.sockets import JsonSocket, Refusal
 from ops import metrics
-from play import (broadcast, conditionals, positions, premoves, presence, rematch, rooms,
-                  services, snapshots, takeback)
+from play import (berserk, broadcast, conditionals, positions, premoves, presence, rematch,
+                  rooms, services, snapshots, takeback)
 from play.models import Game
 from talk import services as talk
 
@@ -93,7 +93,8 @@ class GameConsumer(JsonSocket):
                 "takeback": "on_takeback", "accept_takeback": "on_accept_takeback",
                 "decline_takeback": "on_decline_takeback", "chat": "on_chat",
                 "premove": "on_premove", "premove_cancel": "on_premove_cancel",
-                "conditions": "on_conditions", "conditions_clear": "on_conditions_clear"}
+                "conditions": "on_conditions", "conditions_clear": "on_conditions_clear",
+                "berserk": "on_berserk"}
     unknown_text = "see docs/protocol.md for the messages a game socket takes"
     # Whether this socket is one of the players': known from its first snapshot (the seat of
     # a socket never changes). Until then it hears only the chat news meant for everyone.
@@ -185,6 +186,10 @@ class GameConsumer(JsonSocket):
     async def on_decline_takeback(self, message):
         await self.act(takeback.decline, self.player(), now=self.received_at)
 
+    async def on_berserk(self, message):
+        await self.act(berserk.go_berserk, self.player(), ply_of(message),
+                       now=self.received_at)
+
     async def on_premove(self, message):
         await self.act(premoves.queue, self.player(), ply_of(message),
                        premove_actions(message), now=self.received_at)
@@ -193,11 +198,11 @@ class GameConsumer(JsonSocket):
         await self.act(premoves.cancel, self.player(), now=self.received_at)
 
     async def on_conditions(self, message):
-        await self.change(conditionals.save, self.player(), ply_of(message),
-                          condition_lines(message), now=self.received_at)
+        await self.act(conditionals.save, self.player(), ply_of(message),
+                       condition_lines(message), now=self.received_at)
 
     async def on_conditions_clear(self, message):
-        await self.change(conditionals.clear, self.player(), now=self.received_at)
+        await self.act(conditionals.clear, self.player(), now=self.received_at)
 
     async def on_chat(self, message):
         author = self.logged_in("log in to chat; visitors can read the spectators' chat")

@@ -29,6 +29,34 @@ house_rules = Signal()
 # receiver answers why not (the bots app's cap on computer games), or None.
 computer_rematch = Signal()
 
+# `occasion` (sender=Game, game=<Game>) is asked when a game's page or snapshot is drawn: a
+# receiver answers with {"name": ..., "url": ...} for the event the game is played in (a
+# tournament's), or None. Never asked on a move.
+occasion = Signal()
+
+# `berserk` (sender=Game, game=<Game>, player=<index>) is asked, inside the locked transaction,
+# when a player asks to halve their own clock (play.berserk): a receiver whose event offers it
+# records the choice and answers True, or raises play.services.PlayError with the reason.
+berserk = Signal()
+
+
+def house_rules_of(game):
+    """What is off in `game`: {"takeback": reason, "chat": reason}, each only where it is off
+    (the page hides the button or the players' chat box and says why)."""
+    rules = {}
+    for _, answer in house_rules.send(sender=type(game), game=game):
+        for what, reason in (answer or {}).items():
+            rules.setdefault(what, reason)
+    return rules
+
+
+def occasion_of(game):
+    """The event `game` is played in, {"name", "url"}, or None."""
+    for _, answer in occasion.send(sender=type(game), game=game):
+        if answer:
+            return answer
+    return None
+
 
 def not_allowed(game, what):
     """Why `what` ("takeback", "chat") is off in `game`, or None where it is allowed."""

@@ -7,6 +7,7 @@ from play import positions, statements
 from play.lapses import lapses_at
 from play.models import Game
 from play.presence import presence_of
+from play.signals import house_rules_of, occasion_of
 from ratings.display import badges
 from ratings.services import result_ratings
 from talk.services import lines_for
@@ -103,6 +104,9 @@ def snapshot(game, user=None, now=None, presence=None):
         "rematch": rematch_status(game),
         "takeback": {"offered_by": game.takeback_offer, "ply": game.ply_count},
         "takebacks": game.takebacks,
+        # What the game's event (play.signals) turns off, and the event itself.
+        "house_rules": house_rules_of(game),
+        "event": occasion_of(game),
         # A reloaded page shows the conversation it had.
         "chat": lines_for(game, user),
         # Only the owner's own snapshot carries their queued turn.

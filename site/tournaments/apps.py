@@ -22,11 +22,13 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from live import process
-        from play.signals import game_ending, house_rules
+        from play.signals import berserk, game_ending, house_rules, occasion
         from tournaments import results, schedule, services
 
         game_ending.connect(results.game_ended, dispatch_uid="tournaments.results")
         house_rules.connect(results.house_rules, dispatch_uid="tournaments.house_rules")
+        berserk.connect(results.berserk, dispatch_uid="tournaments.berserk")
+        occasion.connect(results.occasion, dispatch_uid="tournaments.occasion")
         # Pairing waves and rounds: a job on a thread of its own, off the event loop.
         process.every(settings.TOURNAMENT_TICK, services.tick, aside=True)
         # The next day's scheduled events (the first half a minute after the start).

@@ -72,6 +72,8 @@ class Entry(models.Model):
     paused = models.BooleanField(default=False)
     # No further pairing; games in play go on and count.
     withdrawn = models.BooleanField(default=False)
+    # The final place in the standings, set when the event finishes (profiles list it).
+    place = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -90,6 +92,13 @@ class Pairing(models.Model):
     second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     result = models.FloatField(null=True, blank=True)
     void = models.BooleanField(default=False)
+    # Arena: who went berserk (halved their own clock, play.berserk) and, once the game is
+    # over, how many actions each made (a berserk win counts its extra point after
+    # formats.arena.BERSERK_MIN_ACTIONS of one's own).
+    first_berserk = models.BooleanField(default=False)
+    second_berserk = models.BooleanField(default=False)
+    first_actions = models.PositiveIntegerField(default=0)
+    second_actions = models.PositiveIntegerField(default=0)
     ended_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -99,6 +108,10 @@ class Pairing(models.Model):
     @property
     def in_play(self):
         return self.ended_at is None
+
+    def berserk_of(self, side):
+        """Whether the game's player `side` (0: first) went berserk."""
+        return (self.first_berserk, self.second_berserk)[side]
 
 
 class Bye(models.Model):

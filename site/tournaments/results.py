@@ -10,6 +10,9 @@ counts for nobody. An arena game that ends later than GRACE after the arena's en
 """
 from datetime import timedelta
 
+from django.db.models import Count
+
+from play.services import PlayError
 from tournaments import news
 from tournaments.formats.arena import ArenaGame
 from tournaments.formats.arena import points as arena_points
@@ -33,7 +36,9 @@ def game_ended(sender, game, now, **kwargs):
     pairing.ended_at = now
     pairing.void = score is None or late
     pairing.result = None if pairing.void else score
-    pairing.save(update_fields=["ended_at", "void", "result"])
+    pairing.first_actions, pairing.second_actions = actions_of(game)
+    pairing.save(update_fields=["ended_at", "void", "result", "first_actions",
+                                "second_actions"])
     for entry_id in (pairing.first_id, pairing.second_id):
         recount(tournament, entry_id)
     if tournament.kind == Tournament.ARENA and game.reason == "no_start":
@@ -43,6 +48,27 @@ def game_ended(sender, game, now, **kwargs):
     news.changed(tournament.pk)
 
 
+def actions_of(game):
+    """How many actions each player made (stored with each action: play's Action.player)."""
+    counts = dict(game.action_rows.order_by().values_list("player").annotate(Count("id")))
+    return counts.get(0, 0), counts.get(1, 0)
+
+
+def berserk(sender, game, player, **kwargs):
+    """play.berserk asks, with the game locked: an arena game's player may halve their clock
+    once (the checks of the clock and the first action are play's)."""
+    pairing = (Pairing.objects.select_related("tournament")
+               .filter(game_id=game.pk, ended_at__isnull=True).first())
+    if pairing is None or pairing.tournament.kind != Tournament.ARENA:
+        return None
+    field = ("first_berserk", "second_berserk")[player]
+    if getattr(pairing, field):
+        raise PlayError("not_allowed", "you have gone berserk already in this game")
+    setattr(pairing, field, True)
+    pairing.save(update_fields=[field])
+    return True
+
+
 def house_rules(sender, game, **kwargs):
     """Tournament games have no takebacks and no chat between the players (lichess's arenas);
     spectators still talk among themselves."""
@@ -50,6 +76,19 @@ def house_rules(sender, game, **kwargs):
         return {"takeback": "takebacks are off in tournament games",
                 "chat": "the players' chat is off in tournament games"}
     return None
+
+
+def occasion(sender, game, **kwargs):
+    """The event a game is played in, for its page (play.signals.occasion): its name and
+    address; in an arena, who went berserk and whether it is offered."""
+    pairing = Pairing.objects.select_related("tournament").filter(game_id=game.pk).first()
+    if pairing is None:
+        return None
+    event = pairing.tournament
+    arena = event.kind == Tournament.ARENA
+    return {"name": event.name, "url": event.get_absolute_url(),
+            "berserk_offered": arena and game.time_control.is_realtime,
+            "berserk": [pairing.first_berserk, pairing.second_berserk]}
 
 
 def first_score(game):
@@ -70,16 +109,21 @@ def recount(tournament, entry_id):
 
 
 def points_of(tournament, entry_id):
-    results = [score for score in _scores(tournament, entry_id)]
+    played = list(arena_games(tournament, entry_id))
     if tournament.kind == Tournament.ARENA:
-        return arena_points([ArenaGame(score) for score in results])
-    return sum(results) + Bye.objects.filter(tournament=tournament, entry_id=entry_id).count()
+        return arena_points(played)
+    return (sum(game.result for game in played)
+            + Bye.objects.filter(tournament=tournament, entry_id=entry_id).count())
 
 
-def _scores(tournament, entry_id):
-    """The entry's scores in its counted games, in the order they ended."""
+def arena_games(tournament, entry_id):
+    """The entry's counted games from its side (result, berserk, own actions), in the order
+    they ended."""
     rows = (Pairing.objects.filter(tournament=tournament, ended_at__isnull=False, void=False)
             .filter(first_id=entry_id) | Pairing.objects.filter(
                 tournament=tournament, ended_at__isnull=False, void=False, second_id=entry_id))
-    for first_id, result in rows.order_by("ended_at", "pk").values_list("first_id", "result"):
-        yield result if first_id == entry_id else 1 - result
+    for pairing in rows.order_by("ended_at", "pk"):
+        side = 0 if pairing.first_id == entry_id else 1
+        yield ArenaGame(pairing.result if side == 0 else 1 - pairing.result,
+                        berserk=pairing.berserk_of(side),
+                        actions=(pairing.first_actions, pairing.second_actions)[side])

@@ -25,6 +25,7 @@ from tournaments.formats.roundrobin import MAX_PLAYERS, MIN_PLAYERS, berger_roun
 from tournaments.formats.standings import swiss_standings
 from tournaments.formats.swiss import FIRST, SECOND, SwissPlayer, pair_round
 from tournaments.models import Bye, Entry, Pairing, Tournament
+from tournaments.standings import table
 
 
 class TournamentError(Exception):
@@ -182,6 +183,9 @@ def _finish(tournament, now):
     tournament.status = Tournament.FINISHED
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
+    # Each player's final place, kept for their profile (the standings are worked out once).
+    places = [Entry(pk=row["entry"], place=row["rank"]) for row in table(tournament)]
+    Entry.objects.bulk_update(places, ["place"], batch_size=500)
 
 
 def _start(tournament, first, second, round_=0):

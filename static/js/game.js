@@ -36,6 +36,7 @@ let analysis = null;
 let controls = null;
 let chat = null;
 let takeback = null;
+let berserk = null;
 let premove = null; // a premove waits for the panels: the opponent's first reply rarely races them
 let conditions = null;
 let colorful = null;
@@ -160,6 +161,12 @@ const handlers = {
   },
   pong(message) {
     catchUp(message.ply, null);
+  },
+  berserk(message) {
+    game.clocks = message.clocks;
+    game.clocks.received_at = Date.now();
+    berserk.went(message);
+    renderAll();
   },
   takeback_offered(message) {
     takeback.offered(message);
@@ -438,6 +445,7 @@ function renderAll() {
   controls.render();
   takeback.render();
   conditions.render();
+  berserk.render();
   ui.renderMoveList($("moves"), game.state);
   chat.render();
   showConnection();
@@ -461,6 +469,7 @@ function startPanels(module) {
   chat = new ui.ChatPanel({ game: () => game, send });
   takeback = new ui.TakebackControls({ game: () => game, send, notice });
   conditions = new ui.ConditionControls({ game: () => game, send, notice, replay });
+  berserk = new ui.BerserkControls({ game: () => game, send });
   premove = new ui.PremoveControls({
     game: () => game, send, svg, notice, redrawBoard: renderBoard,
   });

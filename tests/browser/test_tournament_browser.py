@@ -1,7 +1,8 @@
 """An arena in Chromium: four new players join a running Hadron arena from the home page's
 Join button, the event page takes each to their game when the tick pairs them, they play by
 clicking the board, and a visitor watching the event page sees the standings move without a
-reload, then the podium. A phone-size look at the event page at the end."""
+reload, then the podium. On a game's page: the event's link, no takeback or players'
+chat, and berserk seen by both players. A phone-size look at the event page at the end."""
 import random
 import re
 
@@ -80,6 +81,27 @@ def test_four_players_join_from_the_home_page_play_and_the_standings_move(
     paths = {name: page.url.removeprefix(server.url) for name, page in pages.items()}
     assert len(set(paths.values())) == 2
 
+    # A tournament game's page: the event named and linked, no Takeback, no players' chat.
+    # One player goes berserk before their first action: both pages say so, the button goes.
+    first_path = sorted(set(paths.values()))[0]
+    opening = snapshot_json(server, first_path)
+    berserker, opponent = (pages[opening["players"][index]["username"]] for index in (1, 0))
+    for page in (berserker, opponent):
+        expect(page.locator("#game-event")).to_contain_text("Played in Browser arena")
+        expect(page.locator("#game-event a")).to_have_attribute("href", event_path)
+        expect(page.locator("#takeback")).to_be_hidden()
+        expect(page.locator("#chat-off")).to_be_visible()
+        expect(page.locator("#chat-text")).to_have_count(0)
+    berserker.get_by_role("button", name="Berserk").click()
+    for page in (berserker, opponent):
+        expect(page.locator("#berserk-note")).to_contain_text(
+            f"Berserk: {opening['players'][1]['username']}")
+    expect(berserker.get_by_role("button", name="Berserk")).to_be_hidden()
+    expect(opponent.get_by_role("button", name="Berserk")).to_be_visible()
+    clocks = snapshot_json(server, first_path)["clocks"]["remaining_ms"]
+    assert clocks[1] <= 5 * 60_000 // 2 < clocks[0]
+    shoot(opponent, screenshot_dir, "tournament-game-berserk")
+
     engine, rng = games.get("hadron"), random.Random(23)
     for path in sorted(set(paths.values())):
         while True:
@@ -99,8 +121,9 @@ def test_four_players_join_from_the_home_page_play_and_the_standings_move(
 
     # The visitor's page polled the standings: two winners with 2 points, then the podium
     # (the page reloads once when the event ends).
-    expect(watcher.locator("#standings tbody tr td:nth-child(3)", has_text="2")).to_have_count(
-        2, timeout=30_000)
+    # (3: a berserk win of 7 actions or more.)
+    expect(watcher.locator("#standings tbody tr td:nth-child(3)",
+                           has_text=re.compile(r"^\s*[23]\s*$"))).to_have_count(2, timeout=30_000)
     expect(watcher.locator(".podium")).to_be_visible(timeout=30_000)
     expect(watcher.locator("#tournament-status")).to_contain_text("Finished")
     shoot(watcher, screenshot_dir, "tournament-finished", full_page=True)

@@ -5,6 +5,7 @@ recomputation from the stored games."""
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 import games
@@ -253,6 +254,38 @@ def test_a_swiss_event_runs_its_rounds_with_one_bye_each_and_correct_standings(p
     rows = table(tournament)
     assert [row["points"] for row in rows] == sorted((row["points"] for row in rows),
                                                      reverse=True)
+    # Each entry keeps its final place, as the standings had it at the end.
+    places = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "place"))
+    assert places == {row["entry"]: row["rank"] for row in rows}
+
+
+def test_a_profile_lists_the_players_events_with_place_and_points(client, people):
+    finished = event(people[0], kind="swiss", rounds=3, name="Finished Swiss")
+    for person in people[:4]:
+        services.join(finished.pk, person)
+    for _ in range(3):
+        services.tick()
+        for pairing in Pairing.objects.filter(tournament=finished, ended_at__isnull=True):
+            finish(pairing.game, 0)
+    services.tick()
+    upcoming = event(people[0], starts_in=60, name="Later arena")
+    services.join(upcoming.pk, people[1])
+    cancelled = event(people[0], starts_in=60, name="Called off")
+    services.join(cancelled.pk, people[1])
+    services.cancel(cancelled.pk, people[0])
+    entry = Entry.objects.get(tournament=finished, player=people[1])
+    assert entry.place is not None
+    page = client.get(f"/u/{people[1].username}/").content.decode()
+    section = page[page.index('id="profile-events"'):]
+    assert section.index("Later arena") < section.index("Finished Swiss")
+    row = section[section.index("Finished Swiss"):section.index("</tr>",
+                                                            section.index("Finished Swiss"))]
+    assert f"<td>{entry.place}</td>" in row
+    assert f"<td>{entry.points:g}</td>" in row
+    assert "Called off" not in page
+    # Someone who never played: an empty list saying so.
+    page = client.get(f"/u/{people[7].username}/").content.decode()
+    assert "No tournaments yet" in page
 
 
 def test_a_late_swiss_player_joins_before_round_two_with_zero_points(people):
@@ -317,6 +350,35 @@ def test_tournament_games_have_no_takebacks_and_no_players_chat(people):
         add_line(game.pk, game.player1, "good luck")
     assert refused.value.code == "chat_off"
     add_line(game.pk, people[5], "a spectator may talk")
+
+
+def test_a_tournament_games_page_names_its_event_and_offers_no_takeback_or_players_chat(
+        client, people):
+    tournament = event(people[0], name="Hadron hour")
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    game = Pairing.objects.get().game
+    client.force_login(game.player0)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert f'Played in <a href="{tournament.get_absolute_url()}">Hadron hour</a>' in page
+    assert 'id="chat-off"' in page and 'id="chat-form"' not in page
+    snapshot = client.get(reverse("play:snapshot", args=[game.pk])).json()
+    assert snapshot["event"] == {"name": "Hadron hour", "url": tournament.get_absolute_url(),
+                                 "berserk_offered": True, "berserk": [False, False]}
+    assert set(snapshot["house_rules"]) == {"takeback", "chat"}
+    # A spectator still talks with the other spectators.
+    client.force_login(people[5])
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert 'id="chat-form"' in page and 'id="chat-off"' not in page
+    # A game outside any event: nothing of the kind.
+    outside = play.start_game(game="hadron", options={"size": 5}, players=people[2:4],
+                              time_control=TimeControl("untimed"))
+    client.force_login(people[2])
+    page = client.get(outside.get_absolute_url()).content.decode()
+    assert 'id="game-event"' not in page and 'id="chat-form"' in page
+    snapshot = client.get(reverse("play:snapshot", args=[outside.pk])).json()
+    assert snapshot["event"] is None and snapshot["house_rules"] == {}
 
 
 def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settings, people,
@@ -402,5 +464,8 @@ def test_the_archive_filters_an_events_games(client, people):
     shown = {row.game.pk for row in response.context["rows"]}
     assert shown == {pairing.game_id for pairing in pairings}
     assert len(client.get("/archive/").context["rows"]) == 3
+    # Each row of an event's game names the event and links to it; the other game's does not.
+    page = client.get("/archive/").content.decode()
+    assert page.count(f'class="tag event-tag" href="{tournament.get_absolute_url()}"') == 2
     bad = client.get("/archive/", {"event": "999999"})
     assert bad.context["rows"] is None and "event" in bad.context["form"].errors

@@ -1,4 +1,5 @@
-"""`{% tournaments_now %}`: the running events and the next one to start, on any page (home)."""
+"""`{% tournaments_now %}`: the running events and the next one to start, on any page (home);
+`{% player_events player %}`: a player's events on their profile."""
 from django import template
 
 from tournaments.models import Tournament
@@ -14,3 +15,16 @@ def tournaments_now(context):
     upcoming = Tournament.objects.filter(status=Tournament.UPCOMING).order_by("starts_at").first()
     return {"running": running, "next": upcoming, "user": context.get("user"),
             "csrf_token": context.get("csrf_token")}
+
+
+EVENTS_SHOWN = 20
+
+
+@register.inclusion_tag("tournaments/_player_events.html")
+def player_events(player):
+    """`{% player_events player %}` on a profile: the player's latest events (not cancelled),
+    with their points and, once an event is over, their place."""
+    entries = (player.tournament_entries.select_related("tournament")
+               .exclude(tournament__status=Tournament.CANCELLED)
+               .order_by("-tournament__starts_at", "-pk")[:EVENTS_SHOWN])
+    return {"entries": list(entries)}

@@ -8,6 +8,7 @@ export { renderMoveList } from "../movelist.js";
 export { createReplay } from "../replay.js";
 export { ClockHistory } from "../replay/positions.js";
 export { playSound } from "../sounds.js";
+export { BerserkControls } from "./berserk.js";
 export { ChatPanel } from "./chat.js";
 export { ConditionControls } from "./conditions.js";
 export { GameControls } from "./controls.js";

@@ -36,6 +36,12 @@ export class TakebackControls {
     const live = isLive(game);
     const player = isPlayer(game);
     const offeredBy = this.offeredBy;
+    // A house rule of the game's event (tournament games: none): no button, the page's header
+    // says why.
+    if (game.house_rules && game.house_rules.takeback) {
+      show("takeback-box", false);
+      return;
+    }
     const offered = live && offeredBy !== null;
     const mine = offered && player && offeredBy === game.you;
     const theirs = offered && player && !mine;

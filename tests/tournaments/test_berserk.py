@@ -1,0 +1,116 @@
+"""Berserk in arenas, through play's services as the game socket calls them: a player halves
+their own clock before their first action, once, in an arena game only; a win after enough
+actions of their own is worth one more point."""
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+import games
+from play import services as play
+from play.berserk import go_berserk
+from play.clock import TimeControl
+from tournaments import services
+from tournaments.formats.arena import BERSERK_MIN_ACTIONS
+from tournaments.models import Entry, Pairing
+
+pytestmark = pytest.mark.django_db
+THREE_MINUTES = 3 * 60_000
+
+
+@pytest.fixture
+def people(django_user_model):
+    return [django_user_model.objects.create_user(f"player{n}") for n in range(6)]
+
+
+def paired(people, kind="arena", **extra):
+    settings = {"name": f"test {kind}", "kind": kind, "game": "hadron", "options": {"size": 5},
+                "rated": True, "starts_at": timezone.now()}
+    if kind == "arena":
+        settings.update(time_control=TimeControl("realtime", 3, 2), minutes=30)
+    else:
+        settings.update(time_control=TimeControl("realtime", 3, 2), rounds=3)
+    settings.update(extra)
+    tournament = services.create(people[0], **settings)
+    for person in people[:2]:
+        services.join(tournament.pk, person)
+    services.tick()
+    return Pairing.objects.get(tournament=tournament).game
+
+
+def refusal(game, user, ply=None):
+    game.refresh_from_db()
+    with pytest.raises(play.PlayError) as refused:
+        go_berserk(game.pk, user, game.ply_count if ply is None else ply)
+    return refused.value
+
+
+def act(game, user):
+    game.refresh_from_db()
+    play.play(game.pk, user, game.ply_count, game.state().legal_actions()[0])
+
+
+def test_a_player_halves_their_own_clock_once_before_their_first_action(people):
+    game = paired(people)
+    go_berserk(game.pk, game.player1, 0)
+    game.refresh_from_db()
+    assert game.remaining_ms == [THREE_MINUTES, THREE_MINUTES // 2]
+    assert Pairing.objects.get(game=game).second_berserk
+    assert "already" in str(refusal(game, game.player1))
+    act(game, game.player0)
+    act(game, game.player1)
+    assert "first action" in str(refusal(game, game.player0))
+    assert refusal(game, people[5]).code == "not_a_player"
+    assert refusal(game, game.player0, ply=0).code == "stale"
+    game.refresh_from_db()
+    assert game.remaining_ms[0] > THREE_MINUTES // 2  # the opponent's clock is theirs
+
+
+def test_berserk_is_offered_in_arena_games_only_and_changes_nothing_elsewhere(people):
+    swiss = paired(people, kind="swiss")
+    assert "arena" in str(refusal(swiss, swiss.player0))
+    outside = play.start_game(game="hadron", options={"size": 5}, players=people[2:4],
+                              time_control=TimeControl("realtime", 3, 2))
+    assert "arena" in str(refusal(outside, outside.player0))
+    for game in (swiss, outside):
+        game.refresh_from_db()
+        assert game.remaining_ms == [THREE_MINUTES, THREE_MINUTES]
+
+
+def test_too_late_when_less_than_half_the_time_is_left(settings, people):
+    # A first move may be due later than half the clock (a long first-move limit).
+    settings.PLAY_FIRST_MOVE_SECONDS = 300
+    game = paired(people)
+    game.refresh_from_db()
+    late = (game.turn_started_at or timezone.now()) + timedelta(minutes=2)
+    with pytest.raises(play.PlayError) as refused:
+        go_berserk(game.pk, game.player0, 0, now=late)
+    assert "too late" in str(refused.value)
+    assert not Pairing.objects.get(game=game).first_berserk
+
+
+def play_out(game, winner, actions_each):
+    """Both players act `actions_each` times in turn (first legal actions), then the loser
+    resigns."""
+    engine = games.get(game.game)
+    for _ in range(actions_each * 2):
+        game.refresh_from_db()
+        mover = game.player_of(game.state().to_move)
+        act(game, (game.player0, game.player1)[mover])
+    game.refresh_from_db()
+    assert game.is_active and engine
+    loser = game.player1 if winner == 0 else game.player0
+    play.resign(game.pk, loser, game.ply_count)
+
+
+@pytest.mark.parametrize("actions, extra", [(BERSERK_MIN_ACTIONS, 1),
+                                            (BERSERK_MIN_ACTIONS - 1, 0)])
+def test_a_berserk_win_after_enough_own_actions_is_worth_one_more_point(people, actions,
+                                                                        extra):
+    game = paired(people, options={"size": 7})
+    go_berserk(game.pk, game.player0, 0)
+    play_out(game, 0, actions)
+    winner = Entry.objects.get(player=game.player0)
+    assert winner.points == 2 + extra
+    pairing = Pairing.objects.get(game=game)
+    assert (pairing.first_actions, pairing.second_actions) == (actions, actions)
