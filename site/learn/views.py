@@ -15,11 +15,16 @@ from learn.models import LessonStepDone
 from learn.services import BadInput
 
 
-def _board(state, title):
+def _board(state, title, playing):
+    """The position for the page: the server's picture (the board without JavaScript) and
+    the engine's to_dict(), which static/js/learn.js draws with the play page's board module
+    and plays on (`playing`: the learner may act)."""
     data = state.to_dict()
     # The ending's marks, not its caption: the verdict above the board says how it ended.
     ending = data["ending"] and {**data["ending"], "caption": None}
-    return mark_safe(svg.render(data["board"], title=title, ending=ending))
+    return {"picture": mark_safe(svg.render(data["board"], title=title, ending=ending)),
+            "position": data, "module": f"js/boards/{data['board']['kind']}.js",
+            "playing": playing and not state.is_over, "title": title}
 
 
 def _done(request, key, game):
@@ -87,7 +92,8 @@ def step(request, game, number):
                                                          step=current.key)
             form = ActionForm(initial={"moves": " ".join(moves)})
     context = {"game": games.get(game), "step": current, "number": number,
-               "count": len(steps), "board": _board(state, current.title),
+               "count": len(steps),
+               "board": _board(state, current.title, verdict is None or verdict.status != "done"),
                "prompt": state.prompt(), "verdict": verdict, "form": form,
                "next": number + 1 if number < len(steps) else None}
     if number == len(steps):
@@ -148,7 +154,8 @@ def puzzle(request, game, puzzle_id):
             if user is not None and result.status in ("solved", "wrong"):
                 rated.record(user, chosen, solved=result.status == "solved")
             form = ActionForm(initial={"moves": " ".join(trial.moves)})
-    context = {"game": games.get(game), "puzzle": chosen, "board": _board(trial.state, "puzzle"),
+    context = {"game": games.get(game), "puzzle": chosen,
+               "board": _board(trial.state, "puzzle", not solved),
                "prompt": trial.state.prompt(), "result": result, "form": form,
                "solved": solved, "side": chosen["side"],
                "puzzle_rating": round(rated.puzzle_rating(puzzle_id).rating),
