@@ -163,3 +163,17 @@ def test_a_refused_token_gets_the_engines_reason(daphne_server, new_page):
     page.goto(daphne_server.url + "/learn/tripen/3/")
     place_token(page, "c3/2", False)
     expect(page.locator(".verdict-illegal")).to_contain_text("Not allowed:")
+
+
+def test_the_playable_boards_pass_axe(daphne_server, new_page):
+    """The live board, Colorful's chooser and Tripen's swap button, as axe audits them."""
+    from tests.browser.test_accessibility_browser import audit_both
+
+    page = new_page(**VIEWS["desktop"])
+    found = []
+    for path in ["/learn/hadron/2/", "/learn/copolymer/3/", "/learn/colorful/2/",
+                 "/learn/tripen/2/", "/puzzles/tripen/"]:
+        page.goto(daphne_server.url + path)
+        expect(page.locator("svg#board.live-board.interactive")).to_be_visible()
+        found += audit_both(page, path)
+    assert found == []
