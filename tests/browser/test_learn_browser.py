@@ -58,6 +58,22 @@ def place_token(page, action, touch):
         page.mouse.click(x, y)
 
 
+def act(page, action, touch):
+    """Any action on the board, as a learner makes it: Colorful's colour first, then the cell;
+    Tripen's token or its swap; a cell otherwise."""
+    if action == "swap":
+        with page.expect_navigation():
+            page.get_by_role("button", name="Swap colours").click()
+    elif "/" in action:
+        place_token(page, action, touch)
+    elif "@" in action:
+        colour, cell = action.split("@")
+        page.locator(f'#chooser-buttons [data-colour="{colour}"]').click()
+        pick(page, cell, touch)
+    else:
+        pick(page, action, touch)
+
+
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_a_visitor_completes_the_hadron_lesson_then_a_puzzle(daphne_server, new_page,
                                                              screenshot_dir, view):
@@ -98,6 +114,27 @@ def test_a_visitor_completes_the_hadron_lesson_then_a_puzzle(daphne_server, new_
     page.goto(daphne_server.url + "/learn/")
     expect(page.locator("body")).to_contain_text("5 steps, 5 done")
     expect(page.locator("body")).to_contain_text("1 solved")
+
+
+@pytest.mark.parametrize("game", ["copolymer", "tripen", "colorful"])
+def test_a_puzzle_of_each_game_is_solved_on_the_board(daphne_server, new_page, game):
+    """The shortest puzzles: Copolymer's and Colorful's take two actions of one turn."""
+    page = new_page(**VIEWS["desktop"])
+    puzzle = min(load(game), key=lambda p: p["depth"])
+    page.goto(f"{daphne_server.url}/puzzles/{game}/{puzzle['id']}/")
+    state = position_of(puzzle)
+    while True:
+        expect(page.locator("svg#board.live-board.interactive")).to_be_visible()
+        move = solve(state, puzzle["depth"] - (state.ply - puzzle["ply"])).moves[0]
+        act(page, move, False)
+        if page.locator(".verdict-solved").count():
+            break
+        expect(page.locator(".verdict-again")).to_be_visible()
+        state = position_of(puzzle)
+        for action in page.locator("input[name=moves]").input_value().split():
+            state = state.play(action)
+    expect(page.locator(".verdict-solved")).to_contain_text("Solved")
+    expect(page.locator("svg#board.interactive")).to_have_count(0)
 
 
 def test_the_typed_notation_still_plays_a_step(daphne_server, new_page):
