@@ -39,7 +39,7 @@ def place_token(page, action, touch):
     aims the ghost at the nearest pose); on a phone a tap on the cell, then on the pose in
     the picker."""
     x, y = page.evaluate("""(action) => {
-        const state = JSON.parse(document.getElementById("learn-position").textContent);
+        const state = JSON.parse(document.getElementById("board-position").textContent);
         const polygon = state.board.poses[action];
         const svg = document.getElementById("board");
         const point = svg.createSVGPoint();

@@ -1,9 +1,13 @@
-// A lesson step or a puzzle (templates/learn/): the position drawn by the play page's own board
-// module (static/js/boards/, the module of the board's kind), played by clicking or tapping
-// it. The page decides no rules: a pick fills the page's form (the typed action, which stays as
-// the fallback without JavaScript or a pointer) and sends it, and the server's answer is the
-// engine's verdict in words: its reason for a refused action, or why a legal one did or did
-// not do the task. Illegal picks are sent too, so that the learner reads that reason.
+// A position played by clicking or tapping the board, on pages that take an action with a form
+// (templates/includes/board_form.html: a lesson step or a puzzle, the analysis board). The
+// board is the play page's own module (static/js/boards/, the module of the board's kind). The
+// page decides no rules: a pick fills the form's action field (the typed action, which stays
+// as the fallback without JavaScript or a pointer) and sends it, and the server answers with
+// the engine's verdict in words: its reason for a refused action, or, in a lesson, why a
+// legal one did or did not do the task. Illegal picks are sent too, so that the reason shows.
+//
+// The svg names its form and field: data-form (the form's id), data-field (the action's
+// field), data-playing (the viewer may act), data-hints (dots on the legal cells).
 //
 // Several actions in one turn (Colorful's two stones, Copolymer's forced claims) are one pick
 // each: the server keeps the step's actions so far in the form and answers each. Colorful's
@@ -12,17 +16,19 @@ import { byId as $, el } from "./dom.js";
 import { COLOUR_NAME, colourButtons, colourOfKey } from "./colours.js";
 
 const svg = $("board");
-const form = $("learn-form");
-const state = JSON.parse($("learn-position").textContent);
-// The learner may act: the step is not done, the puzzle not solved, the form is there.
-const playing = Boolean(form) && svg.hasAttribute("data-playing") && !state.is_over;
+const form = $(svg.dataset.form || "");
+const field = form && form.elements[svg.dataset.field || "action"];
+const state = JSON.parse($("board-position").textContent);
+const hints = svg.hasAttribute("data-hints");
+// The viewer may act: the step is not done, the puzzle not solved, the form is there.
+const playing = Boolean(field) && svg.hasAttribute("data-playing") && !state.is_over;
 const owed = state.board.owed || []; // Colorful: the colours this turn still owes
 let colour = owed[0] || null;
 let board = null;
 let sent = false;
 
 function view() {
-  return { interactive: playing && !sent, hints: false, colour };
+  return { interactive: playing && !sent, hints, colour };
 }
 
 function render() {
@@ -33,7 +39,7 @@ function render() {
 function send(action) {
   if (!playing || sent) return;
   sent = true;
-  form.elements.action.value = action;
+  field.value = action;
   form.classList.add("sending");
   render();
   form.requestSubmit();
@@ -76,7 +82,7 @@ function mount() {
       render();
       // The server's drawing of the position has done its job.
       $("board-picture")?.remove();
-      const tools = $("learn-tools");
+      const tools = $("board-form-tools");
       if (tools) tools.hidden = false;
       showChooser();
       showSwap();
