@@ -166,6 +166,7 @@ def test_steps_of_several_actions_are_played_on_the_board(daphne_server, new_pag
     expect(page.locator(".verdict-again")).to_contain_text("green")
     # Only green is owed now: the chooser offers it alone, already chosen.
     expect(page.locator("#chooser-buttons button")).to_have_count(1)
+    shoot(page, screenshot_dir, f"learn-{view}-colorful-second-stone", full_page=True)
     pick(page, "C3", touch)     # taken: the engine says why
     expect(page.locator(".verdict-illegal")).to_contain_text("Not allowed:")
     pick(page, "D4", touch)
@@ -214,3 +215,15 @@ def test_the_playable_boards_pass_axe(daphne_server, new_page):
         expect(page.locator("svg#board.live-board.interactive")).to_be_visible()
         found += audit_both(page, path)
     assert found == []
+
+
+def test_a_lesson_step_is_played_from_the_keyboard(daphne_server, new_page):
+    """The board's cells are buttons for the keyboard: Tab to one, Enter plays it."""
+    page = new_page(**VIEWS["desktop"])
+    page.goto(daphne_server.url + "/learn/hadron/2/")
+    cell = page.locator('svg#board [data-cell="c2"]')
+    expect(cell).to_have_attribute("role", "button")
+    cell.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(".verdict-done")).to_contain_text("c2 has 1 red and 1 blue")
