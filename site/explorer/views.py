@@ -9,6 +9,7 @@ from django.views.decorators.http import require_GET
 
 import games
 from boards import svg
+from boards.playable import playable
 from explorer import tree
 from explorer.models import OpeningNode
 
@@ -130,9 +131,8 @@ def analysis_board(request, game):
     moves = list(state.actions)
     if typed:  # the line's shareable address, the typed action in it
         return redirect(reverse("explorer:analysis", args=[name]) + board_link(options, moves))
-    data = state.to_dict()
-    board = mark_safe(svg.render(data["board"], title=f"{engine.title}: the position",
-                                 ending=data["ending"] and {**data["ending"], "caption": None}))
+    board = playable(state, f"{engine.title}: the position", playing=True)
+    data = board["position"]
     return render(request, "explorer/analysis_board.html", {
         "game": engine, "games": [games.get(other) for other in games.names()],
         "options": sorted(options.items()), "board": board, "prompt": data["prompt"],

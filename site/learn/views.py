@@ -4,22 +4,14 @@ import random
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 
 import games
-from boards import svg
+from boards.playable import playable
 from bots.forms import ComputerForm
 from learn import rated, services
 from learn.forms import ActionForm
 from learn.models import LessonStepDone
 from learn.services import BadInput
-
-
-def _board(state, title):
-    data = state.to_dict()
-    # The ending's marks, not its caption: the verdict above the board says how it ended.
-    ending = data["ending"] and {**data["ending"], "caption": None}
-    return mark_safe(svg.render(data["board"], title=title, ending=ending))
 
 
 def _done(request, key, game):
@@ -87,7 +79,8 @@ def step(request, game, number):
                                                          step=current.key)
             form = ActionForm(initial={"moves": " ".join(moves)})
     context = {"game": games.get(game), "step": current, "number": number,
-               "count": len(steps), "board": _board(state, current.title),
+               "count": len(steps),
+               "board": playable(state, current.title, verdict is None or verdict.status != "done"),
                "prompt": state.prompt(), "verdict": verdict, "form": form,
                "next": number + 1 if number < len(steps) else None}
     if number == len(steps):
@@ -148,7 +141,8 @@ def puzzle(request, game, puzzle_id):
             if user is not None and result.status in ("solved", "wrong"):
                 rated.record(user, chosen, solved=result.status == "solved")
             form = ActionForm(initial={"moves": " ".join(trial.moves)})
-    context = {"game": games.get(game), "puzzle": chosen, "board": _board(trial.state, "puzzle"),
+    context = {"game": games.get(game), "puzzle": chosen,
+               "board": playable(trial.state, "puzzle", not solved),
                "prompt": trial.state.prompt(), "result": result, "form": form,
                "solved": solved, "side": chosen["side"],
                "puzzle_rating": round(rated.puzzle_rating(puzzle_id).rating),

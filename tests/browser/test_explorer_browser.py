@@ -23,14 +23,43 @@ def test_the_analysis_board_share_url_reopens_the_same_position(daphne_server, n
     page.get_by_role("link", name="swap", exact=True).click()
     expect(page.get_by_role("list", name="The line").locator("li")).to_have_text(
         ["Start", "c3/0", "swap"])
-    shared, drawing = page.url, page.locator(".explorer-board svg").inner_html()
+    expect(page.locator("#board-picture")).to_have_count(0)     # the live board is drawn
+    shared, drawing = page.url, page.locator("svg#board").inner_html()
     shoot(page, screenshot_dir, "analysis-board-shared", full_page=True)
 
     reopened = new_page(viewport={"width": 390, "height": 844})
     reopened.goto(shared)
     expect(reopened.get_by_role("list", name="The line").locator("li")).to_have_text(
         ["Start", "c3/0", "swap"])
-    assert reopened.locator(".explorer-board svg").inner_html() == drawing
+    expect(reopened.locator("#board-picture")).to_have_count(0)
+    assert reopened.locator("svg#board").inner_html() == drawing
     prompt = page.locator(".explorer p[role=status]").inner_text()
     expect(reopened.locator(".explorer p[role=status]")).to_have_text(prompt)
     shoot(reopened, screenshot_dir, "analysis-board-reopened-phone", full_page=True)
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_the_analysis_board_is_played_on_the_board(daphne_server, new_page, screenshot_dir,
+                                                   touch):
+    """A click (a tap) on a cell plays it, with the legal cells dotted; a refused one is
+    answered with the engine's reason."""
+    view = ({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+            if touch else {"viewport": {"width": 1280, "height": 900}})
+    page = new_page(**view)
+    page.goto(daphne_server.url + "/analysis-board/hadron/?size=5")
+    expect(page.locator("svg#board.live-board.interactive.hints")).to_be_visible()
+
+    def pick(cell):
+        target = page.locator(f'svg#board [data-cell="{cell}"]')
+        with page.expect_navigation():
+            target.tap() if touch else target.click()
+
+    pick("c3")
+    pick("a1")
+    expect(page.get_by_role("list", name="The line").locator("li")).to_have_text(
+        ["Start", "c3", "a1"])
+    shoot(page, screenshot_dir, f"analysis-board-clicked-{'phone' if touch else 'desktop'}",
+          full_page=True)
+    pick("c2")      # beside the red tile on c3 and no blue one
+    expect(page.get_by_role("alert")).to_contain_text(
+        "c2 has 1 red neighbour and no blue neighbours")
