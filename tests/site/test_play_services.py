@@ -389,7 +389,7 @@ def test_snapshot_shape(alice, bob, carol):
     assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
                          "presence", "rematch", "takeback", "takebacks", "chat", "premove",
-                         "conditions"}
+                         "conditions", "house_rules", "event"}
     assert snap["you"] is None and snap["title"] == "Hadron"
     newcomer = {"rating": 1500, "provisional": True}
     assert snap["players"] == [{"username": "alice", "side": 0, "online": False, "rating": newcomer},
