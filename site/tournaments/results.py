@@ -8,6 +8,7 @@ player who did not make it (a forfeit; in an arena it also pauses that player, w
 probably gone, until they come back); an abort, or an untimed game left alone, is void and
 counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
 """
+from collections import OrderedDict
 from datetime import timedelta
 
 from django.db.models import Count
@@ -69,10 +70,34 @@ def berserk(sender, game, player, **kwargs):
     return True
 
 
+# Games known to be played outside any event, per process. A game's pairing is created in the
+# transaction that starts it, so a game read without one never gets one: every page load and
+# socket join of an ordinary game would otherwise pay two look-ups for nothing.
+OUTSIDE_EVENTS_KEPT = 50_000
+_outside_events = OrderedDict()
+
+
+def forget():
+    """Tests roll their games back, so the next test's games may reuse the ids."""
+    _outside_events.clear()
+
+
+def pairing_of(game):
+    """The game's pairing with its tournament, or None (remembered for games outside events)."""
+    if game.pk in _outside_events:
+        return None
+    pairing = Pairing.objects.select_related("tournament").filter(game_id=game.pk).first()
+    if pairing is None:
+        _outside_events[game.pk] = True
+        if len(_outside_events) > OUTSIDE_EVENTS_KEPT:
+            _outside_events.popitem(last=False)
+    return pairing
+
+
 def house_rules(sender, game, **kwargs):
     """Tournament games have no takebacks and no chat between the players (lichess's arenas);
     spectators still talk among themselves."""
-    if Pairing.objects.filter(game_id=game.pk).exists():
+    if pairing_of(game) is not None:
         return {"takeback": "takebacks are off in tournament games",
                 "chat": "the players' chat is off in tournament games"}
     return None
@@ -81,7 +106,7 @@ def house_rules(sender, game, **kwargs):
 def occasion(sender, game, **kwargs):
     """The event a game is played in, for its page (play.signals.occasion): its name and
     address; in an arena, who went berserk and whether it is offered."""
-    pairing = Pairing.objects.select_related("tournament").filter(game_id=game.pk).first()
+    pairing = pairing_of(game)
     if pairing is None:
         return None
     event = pairing.tournament
