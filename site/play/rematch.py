@@ -5,6 +5,7 @@ once: nobody would ever answer for it, and the offer waited for ever."""
 from bots.accounts import is_bot
 from bots.services import TooManyComputerGames, refuse_past_the_cap
 from play import broadcast
+from play.seats import opponent
 from play.services import PlayError, in_locked_game, require_player, start_game
 
 
@@ -25,7 +26,7 @@ def do_offer_rematch(game, me, now):
     follow_up = game.follow_up()
     if follow_up is not None:
         return [started(follow_up)]
-    against_computer = is_bot((game.player0_id, game.player1_id)[1 - me])
+    against_computer = is_bot((game.player0_id, game.player1_id)[opponent(me)])
     if game.rematch_offer is None and not against_computer:
         do_set_rematch_offer(game, me)
         return []
