@@ -3,6 +3,7 @@ with the same game, options and time control, and the other player moving first.
 rematch follows a game: asking again once it exists just points to it. A computer accepts at
 once: nobody would ever answer for it, and the offer waited for ever."""
 from play import broadcast
+from play.seats import opponent
 from play.signals import computer_rematch
 from play.services import PlayError, in_locked_game, require_player, start_game
 
@@ -24,7 +25,7 @@ def do_offer_rematch(game, me, now):
     follow_up = game.follow_up()
     if follow_up is not None:
         return [started(follow_up)]
-    against_computer = game.is_computer(1 - me)
+    against_computer = game.is_computer(opponent(me))
     if game.rematch_offer is None and not against_computer:
         do_set_rematch_offer(game, me)
         return []
