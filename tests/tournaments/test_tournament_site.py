@@ -184,6 +184,24 @@ def test_the_event_page_shows_settings_standings_and_the_players_game(client, pe
     assert data["my_game"] == game.get_absolute_url() and len(data["rows"]) == 2
 
 
+@pytest.mark.parametrize("kind, words", [
+    ("arena", ["Arena of 30 minutes", "3+2: 3 minutes each, plus 2 seconds", "A win 2 points",
+               "2 wins in a row", "at least 7 actions", "within 5 minutes after it",
+               "tournament performance rating"]),
+    ("swiss", ["Swiss, 3 rounds", "3 days per move", "a bye 1", "round before has ended",
+               "Buchholz, then Sonneborn-Berger, then the direct encounter"]),
+    ("roundrobin", ["Round robin: everyone plays everyone twice", "Sonneborn-Berger, then the "
+                    "direct encounter"]),
+])
+def test_the_event_page_states_its_rules_in_words(client, people, kind, words):
+    extra = {"double": True} if kind == "roundrobin" else {}
+    tournament = event(people[0], kind=kind, starts_in=10, **extra)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    rules = page[page.index('id="rules"'):]
+    for text in words:
+        assert text in rules, text
+
+
 # -- the formats played to the end ----------------------------------------------------------------
 
 def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
