@@ -115,10 +115,13 @@ class Pairing(models.Model):
 
 
 class Bye(models.Model):
-    """A Swiss round's odd player out: one point, at most once per player."""
+    """A Swiss round's odd player out: one point, at most once per player. `played`: with
+    TOURNAMENT_COMPUTERS the player meets a computer instead (an ordinary pairing whose result
+    counts, no free point); still their one bye."""
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
     round = models.PositiveSmallIntegerField()
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+    played = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "entry"],

@@ -113,7 +113,7 @@ def points_of(tournament, entry_id):
     if tournament.kind == Tournament.ARENA:
         return arena_points(played)
     return (sum(game.result for game in played)
-            + Bye.objects.filter(tournament=tournament, entry_id=entry_id).count())
+            + Bye.objects.filter(tournament=tournament, entry_id=entry_id, played=False).count())
 
 
 def arena_games(tournament, entry_id):

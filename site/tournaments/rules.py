@@ -28,11 +28,13 @@ def _format(tournament):
                      "(marked BOT; they never take a place on the podium).")
         return text
     if tournament.kind == Tournament.SWISS:
+        bye = ("plays a computer instead of sitting out (the result counts; once per player, "
+               "the lowest-ranked who has not)" if settings.TOURNAMENT_COMPUTERS else
+               "gets a bye (one point, once per player, the lowest-ranked without one)")
         return (f"Swiss, {tournament.rounds} rounds: each round you meet a player with the same "
                 "score or the nearest, never the same opponent twice, with first and second "
-                "moves balanced. An odd player out gets a bye (one point, once per player, the "
-                "lowest-ranked without one). Join before round 2 (with zero points); withdraw "
-                "at any time.")
+                f"moves balanced. An odd player out {bye}. Join before round 2 (with zero "
+                "points); withdraw at any time.")
     both = " twice, once with each side" if tournament.double else ""
     return (f"Round robin: everyone plays everyone{both}; all games start at once when the "
             "event starts.")
@@ -58,8 +60,9 @@ def _scoring(kind):
                 "until a game is not won. Berserk: before your first action you may halve your "
                 f"own clock; a win after at least {BERSERK_MIN_ACTIONS} actions of your own is "
                 "then worth one more point.")
-    return ("A win 1 point, a draw (Colorful Connection) ½, a loss 0"
-            + (", a bye 1." if kind == Tournament.SWISS else "."))
+    free_bye = kind == Tournament.SWISS and not settings.TOURNAMENT_COMPUTERS
+    return "A win 1 point, a draw (Colorful Connection) ½, a loss 0" + (
+        ", a bye 1." if free_bye else ".")
 
 
 def _ending(kind):

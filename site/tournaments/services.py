@@ -264,8 +264,9 @@ def _swiss_round(tournament, now):
     tournament.save(update_fields=["round"])
     entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
     games = [(p.first_id, p.second_id, p.result) for p in tournament.pairings.filter(void=False)]
-    byes = list(tournament.byes.values_list("entry_id", flat=True))
-    players = {pk: SwissPlayer(pk, score=entry.points, had_bye=pk in byes)
+    had_bye = set(tournament.byes.values_list("entry_id", flat=True))
+    byes = list(tournament.byes.filter(played=False).values_list("entry_id", flat=True))
+    players = {pk: SwissPlayer(pk, score=entry.points, had_bye=pk in had_bye)
                for pk, entry in entries.items()}
     for pairing in tournament.pairings.order_by("round", "pk"):
         for me, side, other in ((pairing.first_id, FIRST, pairing.second_id),
@@ -273,15 +274,37 @@ def _swiss_round(tournament, now):
             players[me].opponents.add(other)
             players[me].sides.append(side)
     standing = [row.player for row in swiss_standings(list(entries), games, byes)]
+    # A computer that played a bye is withdrawn: never paired by the rounds themselves.
     field = [players[pk] for pk in standing if not entries[pk].withdrawn]
     if len(field) < 2:
         return _finish(tournament, now)
     paired = pair_round(field)
     for first, second in paired.pairs:
         _start(tournament, entries[first], entries[second], tournament.round)
-    if paired.bye is not None:
-        Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye)
-        results.recount(tournament, paired.bye)
+    if paired.bye is None:
+        return
+    if settings.TOURNAMENT_COMPUTERS and not computers.is_bot(entries[paired.bye].player_id):
+        # The odd player out plays a computer instead of sitting out (still their one bye).
+        Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye,
+                           played=True)
+        person, computer = entries[paired.bye], bye_computer(tournament)
+        # The person alternates: second after a game as first, else first.
+        if players[person.pk].sides[-1:] == [FIRST]:
+            _start(tournament, computer, person, tournament.round)
+        else:
+            _start(tournament, person, computer, tournament.round)
+        return
+    Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye)
+    results.recount(tournament, paired.bye)
+
+
+def bye_computer(tournament):
+    """The entry of the computer that plays Swiss byes: the lowest level (a bye is worth a
+    point; the computer makes the player earn it), withdrawn so the rounds never pair it."""
+    computer = computers.bot_for(computers.levels()[0])
+    entry, _ = Entry.objects.get_or_create(tournament=tournament, player=computer,
+                                           defaults={"withdrawn": True})
+    return entry
 
 
 def _start_round_robin(tournament, now):

@@ -79,7 +79,8 @@ def recomputed_points(tournament):
         if tournament.kind == Tournament.ARENA:
             totals[entry.player.username] = arena_points([ArenaGame(s) for s in scores])
         else:
-            totals[entry.player.username] = sum(scores) + Bye.objects.filter(entry=entry).count()
+            totals[entry.player.username] = sum(scores) + Bye.objects.filter(
+                entry=entry, played=False).count()
     return totals
 
 
@@ -438,6 +439,34 @@ def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settin
     best = next(row for row in rows if not row["bot"])
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f"Best person: {best['username']}" in page
+
+
+def test_with_the_setting_a_swiss_bye_is_played_against_a_computer(settings, people):
+    from bots import accounts as computers
+
+    settings.TOURNAMENT_COMPUTERS = True
+    tournament = event(people[0], kind="swiss", rounds=3)
+    for person in people[:5]:
+        services.join(tournament.pk, person)
+    for round_number in (1, 2, 3):
+        services.tick()
+        pairings = list(Pairing.objects.filter(tournament=tournament, round=round_number))
+        against = [p for p in pairings if computers.is_bot(p.first.player_id)
+                   or computers.is_bot(p.second.player_id)]
+        assert len(pairings) == 3 and len(against) == 1  # two games and the bye's
+        bye = Bye.objects.get(tournament=tournament, round=round_number)
+        assert bye.played and bye.entry_id in (against[0].first_id, against[0].second_id)
+        for number, pairing in enumerate(pairings):
+            finish(pairing.game, (number + round_number) % 2)
+    services.tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    byes = list(tournament.byes.values_list("entry_id", flat=True))
+    assert len(byes) == len(set(byes)) == 3  # still one bye per player
+    computer = Entry.objects.get(tournament=tournament, player__profile__is_bot=True)
+    assert computer.withdrawn  # only ever paired for byes
+    assert shown_points(tournament) == recomputed_points(tournament)
+    assert [row["bot"] for row in table(tournament)].count(True) == 1
 
 
 def test_without_the_setting_no_computer_enters(settings, people):
