@@ -13,7 +13,7 @@ def rules_of(tournament):
     """[(heading, sentence)], in the order a player needs them."""
     kind = tournament.kind
     return [("Format", _format(tournament)), ("Clock", _clock(tournament.time_control)),
-            ("Scoring", _scoring(kind)), ("Ending", _ending(kind)),
+            ("Scoring", _scoring(kind)), ("Ending", _ending(tournament)),
             ("Ties", _ties(kind)), ("Games", _games(tournament))]
 
 
@@ -65,13 +65,19 @@ def _scoring(kind):
         ", a bye 1." if free_bye else ".")
 
 
-def _ending(kind):
+def _ending(tournament):
+    kind = tournament.kind
     forfeit = ("A first move not made in time loses the game"
                + (" and pauses you until you come back" if kind == Tournament.ARENA else "")
                + "; an aborted game counts for nobody.")
     if kind == Tournament.ARENA:
         return (f"At the end no new game starts; games in play count if they end within "
                 f"{int(GRACE.total_seconds() // 60)} minutes after it. " + forfeit)
+    if kind == Tournament.SWISS and tournament.round_days:
+        days = tournament.round_days
+        return (f"A round starts {days} day{'s' if days != 1 else ''} after the one before "
+                "(games still in play go on and count), or when its last game has ended, "
+                "if sooner. " + forfeit)
     if kind == Tournament.SWISS:
         return ("A round starts when the last game of the round before has ended. " + forfeit)
     return "The event ends with its last game. " + forfeit

@@ -307,6 +307,42 @@ def test_a_profile_lists_the_players_events_with_place_and_points(client, people
     assert "No tournaments yet" in page
 
 
+def test_a_correspondence_swiss_with_days_per_round_starts_rounds_on_time(client, people):
+    tournament = event(people[0], kind="swiss", rounds=3, round_days=2)
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    start = timezone.now()
+    services.tick(start)
+    first_round = list(Pairing.objects.filter(tournament=tournament, round=1))
+    finish(first_round[0].game, 0)  # the other game of round 1 goes on
+    services.tick(start + timedelta(days=1))
+    tournament.refresh_from_db()
+    assert tournament.round == 1  # not yet: a game is in play, and the interval is not over
+    services.tick(start + timedelta(days=2, seconds=1))
+    tournament.refresh_from_db()
+    assert tournament.round == 2
+    assert Pairing.objects.filter(tournament=tournament, round=2).count() == 2
+    assert Pairing.objects.get(pk=first_round[1].pk).in_play  # round 1's game goes on
+    met = [frozenset((p.first_id, p.second_id)) for p in tournament.pairings.all()]
+    assert len(met) == len(set(met))
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert "A round starts 2 days after the one before" in page
+
+
+def test_days_per_round_out_of_range_is_a_form_error_and_ignored_elsewhere(client, people):
+    client.force_login(people[0])
+    swiss = {"kind": "swiss", "rounds": "5", "time_kind": "correspondence", "minutes": "",
+             "increment": "", "days": "3"}
+    response = client.post("/tournaments/new/", form(**swiss, round_days="31"))
+    assert response.status_code == 400 and "round_days" in response.context["form"].errors
+    assert not Tournament.objects.exists()
+    client.post("/tournaments/new/", form(**swiss, round_days="2"))
+    client.post("/tournaments/new/", form(name="Real time", kind="swiss", rounds="5",
+                                          round_days="2"))
+    assert dict(Tournament.objects.values_list("name", "round_days")) == {
+        "Hadron hour": 2, "Real time": None}
+
+
 def test_a_late_swiss_player_joins_before_round_two_with_zero_points(people):
     tournament = event(people[0], kind="swiss", rounds=3)
     for person in people[:4]:
