@@ -380,7 +380,8 @@ def test_snapshot_shape(alice, bob, carol):
     snap = services.current(game.pk, carol)
     assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
                          "time_control", "clocks", "status", "result", "actions", "state",
-                         "presence", "rematch", "takeback", "takebacks", "chat", "premove"}
+                         "presence", "rematch", "takeback", "takebacks", "chat", "premove",
+                         "house_rules", "event"}
     assert snap["you"] is None and snap["title"] == "Hadron"
     newcomer = {"rating": 1500, "provisional": True}
     assert snap["players"] == [{"username": "alice", "side": 0, "online": False, "rating": newcomer},
@@ -388,6 +389,7 @@ def test_snapshot_shape(alice, bob, carol):
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
     assert snap["time_control"]["text"] == "5+3"
     assert snap["takeback"] == {"offered_by": None, "ply": 1} and snap["takebacks"] == 0
+    assert snap["house_rules"] == {} and snap["event"] is None  # not a tournament game
     assert snap["presence"] == {"players_online": [False, False], "watchers": 0,
                                 "claimable_at": [None, None]}
 
