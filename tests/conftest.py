@@ -50,10 +50,8 @@ def fresh_player_cache():
     may reuse their ids, which a real database never does."""
     from bots import accounts
     from play import statements
-    from tournaments import results
 
     statements.forget_players()
-    results.forget()
     # No computer players either (the database was rolled back): none looked up on a move.
     accounts.forget(known={})
     yield

@@ -12,6 +12,7 @@ from tournaments.models import Tournament
 
 DURATION = (20, 120)        # arena minutes
 ROUNDS = (3, 15)            # Swiss
+ROUND_DAYS = (1, 30)        # correspondence Swiss: days from one round to the next
 PLAYERS = (2, 1000)
 STARTS_IN = (0, 7 * 24 * 60)  # minutes from now: up to a week ahead
 
@@ -25,12 +26,18 @@ class TournamentForm(ProposalForm):
                                   min_value=DURATION[0], max_value=DURATION[1])
     rounds = forms.IntegerField(label="Swiss: rounds", required=False, initial=5,
                                 min_value=ROUNDS[0], max_value=ROUNDS[1])
+    round_days = forms.IntegerField(
+        label="Swiss, correspondence: days per round", required=False,
+        min_value=ROUND_DAYS[0], max_value=ROUND_DAYS[1],
+        help_text="Empty (and with a real-time clock): a round starts when the last game of "
+                  "the one before ends.")
     double = forms.BooleanField(label="Round robin: both sides (double)", required=False)
     max_players = forms.IntegerField(label="Most players", required=False,
                                      min_value=PLAYERS[0], max_value=PLAYERS[1])
     official = forms.BooleanField(label="Official (operators)", required=False)
 
-    field_order = ["name", "kind", "game", "starts_in", "duration", "rounds", "double",
+    field_order = ["name", "kind", "game", "starts_in", "duration", "rounds", "round_days",
+                   "double",
                    "max_players", "time_kind", "minutes", "increment", "days", "rated"]
 
     def __init__(self, *args, user=None, **kwargs):
@@ -72,5 +79,5 @@ class TournamentForm(ProposalForm):
                 "rated": data["rated"],
                 "starts_at": timezone.now() + timedelta(minutes=data["starts_in"]),
                 "minutes": data.get("duration"), "rounds": data.get("rounds"),
-                "double": data.get("double", False), "max_players": data.get("max_players"),
+                "round_days": data.get("round_days"), "double": data.get("double", False), "max_players": data.get("max_players"),
                 "official": data.get("official", False)}

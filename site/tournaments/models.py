@@ -4,6 +4,8 @@ An entry's `points` are the standings' first key, changed in the transaction tha
 its games (tournaments.results, through play's one ending path), so a game counts exactly
 once; the tie-breaks are worked out from the pairings when the standings are read.
 """
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -33,6 +35,11 @@ class Tournament(models.Model):
     # tournaments.services.GRACE.
     ends_at = models.DateTimeField(null=True, blank=True)
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # Swiss
+    # Correspondence Swiss: a new round starts this many days after the last one started,
+    # even while games of it are in play (the correspondence habit); None: when the last
+    # game of the round before ends.
+    round_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_started_at = models.DateTimeField(null=True, blank=True)
     double = models.BooleanField(default=False)  # round robin: both sides
     max_players = models.PositiveIntegerField(default=1000)
     official = models.BooleanField(default=False)
@@ -53,6 +60,11 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    def next_round_due(self, now):
+        """Whether a correspondence Swiss's interval has passed since its round started."""
+        return (self.round_days is not None and self.round_started_at is not None
+                and now >= self.round_started_at + timedelta(days=self.round_days))
 
     def get_absolute_url(self):
         return reverse("tournaments:event", args=[self.pk])
@@ -115,10 +127,13 @@ class Pairing(models.Model):
 
 
 class Bye(models.Model):
-    """A Swiss round's odd player out: one point, at most once per player."""
+    """A Swiss round's odd player out: one point, at most once per player. `played`: with
+    TOURNAMENT_COMPUTERS the player meets a computer instead (an ordinary pairing whose result
+    counts, no free point); still their one bye."""
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
     round = models.PositiveSmallIntegerField()
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+    played = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "entry"],

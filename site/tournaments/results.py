@@ -8,10 +8,10 @@ player who did not make it (a forfeit; in an arena it also pauses that player, w
 probably gone, until they come back); an abort, or an untimed game left alone, is void and
 counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
 """
-from collections import OrderedDict
 from datetime import timedelta
 
 from django.db.models import Count
+from django.urls import reverse
 
 from play.services import PlayError
 from tournaments import news
@@ -70,50 +70,52 @@ def berserk(sender, game, player, **kwargs):
     return True
 
 
-# Games known to be played outside any event, per process. A game's pairing is created in the
-# transaction that starts it, so a game read without one never gets one: every page load and
-# socket join of an ordinary game would otherwise pay two look-ups for nothing.
-OUTSIDE_EVENTS_KEPT = 50_000
-_outside_events = OrderedDict()
+HOUSE_RULES = {"takeback": "takebacks are off in tournament games",
+               "chat": "the players' chat is off in tournament games"}
+
+# (game id, created) -> (event name, address, arena) or None, per process. A game's event
+# never changes (its pairing is made in the transaction that starts it), so each process asks
+# once per game: a socket joining a game, a chat line or a takeback costs no query here after
+# the first. The creation time is in the key because a rolled-back id can come again (SQLite).
+_EVENT_OF_GAME = {}
+_KEPT = 20_000
 
 
-def forget():
-    """Tests roll their games back, so the next test's games may reuse the ids."""
-    _outside_events.clear()
-
-
-def pairing_of(game):
-    """The game's pairing with its tournament, or None (remembered for games outside events)."""
-    if game.pk in _outside_events:
-        return None
-    pairing = Pairing.objects.select_related("tournament").filter(game_id=game.pk).first()
-    if pairing is None:
-        _outside_events[game.pk] = True
-        if len(_outside_events) > OUTSIDE_EVENTS_KEPT:
-            _outside_events.popitem(last=False)
-    return pairing
+def event_of(game):
+    key = (game.pk, game.created_at)
+    if key in _EVENT_OF_GAME:
+        return _EVENT_OF_GAME[key]
+    found = (Pairing.objects.filter(game_id=game.pk)
+             .values_list("tournament_id", "tournament__name", "tournament__kind").first())
+    known = None if found is None else (
+        found[1], reverse("tournaments:event", args=[found[0]]), found[2] == Tournament.ARENA)
+    if len(_EVENT_OF_GAME) >= _KEPT:
+        _EVENT_OF_GAME.clear()  # rare, and only costs one query per game again
+    _EVENT_OF_GAME[key] = known
+    return known
 
 
 def house_rules(sender, game, **kwargs):
     """Tournament games have no takebacks and no chat between the players (lichess's arenas);
     spectators still talk among themselves."""
-    if pairing_of(game) is not None:
-        return {"takeback": "takebacks are off in tournament games",
-                "chat": "the players' chat is off in tournament games"}
-    return None
+    return HOUSE_RULES if event_of(game) is not None else None
 
 
 def occasion(sender, game, **kwargs):
     """The event a game is played in, for its page (play.signals.occasion): its name and
-    address; in an arena, who went berserk and whether it is offered."""
-    pairing = pairing_of(game)
-    if pairing is None:
+    address; in an arena, who went berserk (read fresh: it changes) and whether it is
+    offered."""
+    known = event_of(game)
+    if known is None:
         return None
-    event = pairing.tournament
-    arena = event.kind == Tournament.ARENA
-    return {"name": event.name, "url": event.get_absolute_url(),
-            "berserk_offered": arena and game.time_control.is_realtime,
-            "berserk": [pairing.first_berserk, pairing.second_berserk]}
+    name, url, arena = known
+    berserk = [False, False]
+    if arena:
+        flags = Pairing.objects.filter(game_id=game.pk).values_list(
+            "first_berserk", "second_berserk").first()
+        berserk = list(flags) if flags else berserk
+    return {"name": name, "url": url,
+            "berserk_offered": arena and game.time_control.is_realtime, "berserk": berserk}
 
 
 def first_score(game):
@@ -138,7 +140,7 @@ def points_of(tournament, entry_id):
     if tournament.kind == Tournament.ARENA:
         return arena_points(played)
     return (sum(game.result for game in played)
-            + Bye.objects.filter(tournament=tournament, entry_id=entry_id).count())
+            + Bye.objects.filter(tournament=tournament, entry_id=entry_id, played=False).count())
 
 
 def arena_games(tournament, entry_id):

@@ -10,8 +10,9 @@ An entry of the list:
 
 * every "hour" (at ":MM"), "day" (at "HH:MM"), or "week" (at "mon HH:MM"), in UTC
 * a real-time clock as "minutes+increment", or "days" per move (correspondence)
-* "minutes" (an arena's length), "rounds" (Swiss), "double" (round robin), "rated" (default
-  true), "max_players"
+* "minutes" (an arena's length), "rounds" (Swiss), "round_days" (a correspondence Swiss's
+  days from one round to the next, 1-30; absent: when the round before has ended), "double"
+  (round robin), "rated" (default true), "max_players"
 """
 import json
 from datetime import datetime, timedelta, timezone as tz
@@ -22,6 +23,7 @@ from django.db import IntegrityError, transaction
 import games
 from play.clock import TimeControl
 from tournaments import services
+from tournaments.forms import ROUND_DAYS
 from tournaments.models import Tournament
 
 AHEAD = timedelta(days=1)
@@ -92,11 +94,15 @@ def event_settings(entry, starts_at):
     kind = entry["kind"]
     if kind not in dict(Tournament.KINDS):
         raise ValueError(f"unknown format {kind!r}")
+    round_days = entry.get("round_days")
+    if round_days is not None and not (isinstance(round_days, int)
+                                       and ROUND_DAYS[0] <= round_days <= ROUND_DAYS[1]):
+        raise ValueError(f"round_days is {ROUND_DAYS[0]} to {ROUND_DAYS[1]}, not {round_days!r}")
     return {"name": entry["name"][:80], "kind": kind, "game": engine.name, "options": options,
             "time_control": time_control, "rated": entry.get("rated", True),
             "starts_at": starts_at, "minutes": entry.get("minutes", 60),
             "rounds": entry.get("rounds", 5), "double": entry.get("double", False),
-            "max_players": entry.get("max_players"),
+            "max_players": entry.get("max_players"), "round_days": round_days,
             "schedule_key": f"{entry['name'][:80]}@{starts_at:%Y-%m-%dT%H:%M}"}
 
 

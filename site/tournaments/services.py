@@ -37,7 +37,7 @@ class TournamentError(Exception):
 
 def create(user, *, name, kind, game, options, time_control, rated, starts_at,
            minutes=None, rounds=None, double=False, max_players=None, official=False,
-           schedule_key=""):
+           schedule_key="", round_days=None):
     """A new upcoming event (the form, or the schedule, has validated the values); `user`
     None: the schedule's, official."""
     if kind == Tournament.ROUND_ROBIN:
@@ -48,6 +48,8 @@ def create(user, *, name, kind, game, options, time_control, rated, starts_at,
         rated=rated, starts_at=starts_at,
         ends_at=starts_at + timedelta(minutes=minutes) if kind == Tournament.ARENA else None,
         rounds=rounds if kind == Tournament.SWISS else None,
+        round_days=round_days if kind == Tournament.SWISS and time_control.is_correspondence
+        else None,
         double=double and kind == Tournament.ROUND_ROBIN,
         max_players=max_players or 1000, created_by=user, schedule_key=schedule_key,
         official=user is None or (official and user.is_staff))
@@ -172,11 +174,11 @@ def advance(tournament, now):
             return arena_wave(tournament)
         if not in_play.exists() or now > tournament.ends_at + results.GRACE:
             _finish(tournament, now)
+    elif (tournament.kind == Tournament.SWISS and tournament.round < tournament.rounds
+          and (not in_play.exists() or tournament.next_round_due(now))):
+        _swiss_round(tournament, now)
     elif not in_play.exists():
-        if tournament.kind == Tournament.SWISS and tournament.round < tournament.rounds:
-            _swiss_round(tournament, now)
-        else:
-            _finish(tournament, now)
+        _finish(tournament, now)
 
 
 def _finish(tournament, now):
@@ -261,11 +263,16 @@ def arena_wave(tournament):
 
 def _swiss_round(tournament, now):
     tournament.round += 1
-    tournament.save(update_fields=["round"])
+    tournament.round_started_at = now
+    tournament.save(update_fields=["round", "round_started_at"])
     entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
-    games = [(p.first_id, p.second_id, p.result) for p in tournament.pairings.filter(void=False)]
-    byes = list(tournament.byes.values_list("entry_id", flat=True))
-    players = {pk: SwissPlayer(pk, score=entry.points, had_bye=pk in byes)
+    # Counted games only (with days per round, some of the last round may be in play); the
+    # opponents and sides below take every pairing.
+    games = [(p.first_id, p.second_id, p.result)
+             for p in tournament.pairings.filter(void=False, ended_at__isnull=False)]
+    had_bye = set(tournament.byes.values_list("entry_id", flat=True))
+    byes = list(tournament.byes.filter(played=False).values_list("entry_id", flat=True))
+    players = {pk: SwissPlayer(pk, score=entry.points, had_bye=pk in had_bye)
                for pk, entry in entries.items()}
     for pairing in tournament.pairings.order_by("round", "pk"):
         for me, side, other in ((pairing.first_id, FIRST, pairing.second_id),
@@ -273,15 +280,37 @@ def _swiss_round(tournament, now):
             players[me].opponents.add(other)
             players[me].sides.append(side)
     standing = [row.player for row in swiss_standings(list(entries), games, byes)]
+    # A computer that played a bye is withdrawn: never paired by the rounds themselves.
     field = [players[pk] for pk in standing if not entries[pk].withdrawn]
     if len(field) < 2:
         return _finish(tournament, now)
     paired = pair_round(field)
     for first, second in paired.pairs:
         _start(tournament, entries[first], entries[second], tournament.round)
-    if paired.bye is not None:
-        Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye)
-        results.recount(tournament, paired.bye)
+    if paired.bye is None:
+        return
+    if settings.TOURNAMENT_COMPUTERS and not computers.is_bot(entries[paired.bye].player_id):
+        # The odd player out plays a computer instead of sitting out (still their one bye).
+        Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye,
+                           played=True)
+        person, computer = entries[paired.bye], bye_computer(tournament)
+        # The person alternates: second after a game as first, else first.
+        if players[person.pk].sides[-1:] == [FIRST]:
+            _start(tournament, computer, person, tournament.round)
+        else:
+            _start(tournament, person, computer, tournament.round)
+        return
+    Bye.objects.create(tournament=tournament, round=tournament.round, entry_id=paired.bye)
+    results.recount(tournament, paired.bye)
+
+
+def bye_computer(tournament):
+    """The entry of the computer that plays Swiss byes: the lowest level (a bye is worth a
+    point; the computer makes the player earn it), withdrawn so the rounds never pair it."""
+    computer = computers.bot_for(computers.levels()[0])
+    entry, _ = Entry.objects.get_or_create(tournament=tournament, player=computer,
+                                           defaults={"withdrawn": True})
+    return entry
 
 
 def _start_round_robin(tournament, now):

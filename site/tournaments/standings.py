@@ -23,7 +23,7 @@ def table(tournament):
     else:
         order = sorted(entries, key=lambda pk: (entries[pk].joined_at, pk))
         if tournament.kind == Tournament.SWISS:
-            ranked = swiss_standings(order, games, list(tournament.byes.values_list(
+            ranked = swiss_standings(order, games, list(tournament.byes.filter(played=False).values_list(
                 "entry_id", flat=True)))
         else:
             ranked = round_robin_table(order, games)

@@ -14,6 +14,7 @@ from play.labels import game_titles
 from tournaments import services
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Pairing, Tournament
+from tournaments.rules import rules_of
 from tournaments.standings import table
 
 SHOWN = 30  # events of each state on the list
@@ -64,6 +65,7 @@ def event(request, tournament_id):
     in_play = (Pairing.objects.filter(tournament=tournament, ended_at__isnull=True)
                .select_related("game__player0", "game__player1").order_by("-created_at")[:12])
     context = {"tournament": tournament, "rows": rows, "mine": mine, "games": in_play,
+               "rules": rules_of(tournament),
                "now": timezone.now(),
                "my_game": _my_game(tournament, request.user),
                "podium": rows[:3] if tournament.status == Tournament.FINISHED else [],

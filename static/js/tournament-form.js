@@ -3,7 +3,9 @@
 // apply).
 const form = document.getElementById("new-tournament");
 
-const FORMAT_FIELDS = { duration: "arena", rounds: "swiss", double: "roundrobin" };
+const FORMAT_FIELDS = {
+  duration: "arena", rounds: "swiss", round_days: "swiss", double: "roundrobin",
+};
 const CLOCK_FIELDS = { minutes: "realtime", increment: "realtime", days: "correspondence" };
 
 function fieldBox(name) {

@@ -397,6 +397,7 @@ def test_snapshot_shape(alice, bob, carol):
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
     assert snap["time_control"]["text"] == "5+3"
     assert snap["takeback"] == {"offered_by": None, "ply": 1} and snap["takebacks"] == 0
+    assert snap["house_rules"] == {} and snap["event"] is None  # not a tournament game
     assert snap["presence"] == {"players_online": [False, False], "watchers": 0,
                                 "claimable_at": [None, None]}
 

@@ -38,6 +38,12 @@ def test_planning_creates_each_occurrence_once_official_and_without_a_creator(se
     assert (first.time_kind, first.minutes, first.increment) == ("realtime", 3, 2)
 
 
+def test_a_scheduled_correspondence_swiss_may_have_days_per_round(settings):
+    settings.TOURNAMENT_SCHEDULE = json.dumps([{**WEEKLY, "round_days": 3}])
+    assert schedule.plan(NOW + timedelta(days=3)) == 1
+    assert Tournament.objects.get().round_days == 3
+
+
 def test_the_default_schedule_is_for_development_only(settings):
     settings.TOURNAMENT_SCHEDULE = None
     settings.DEBUG = False
@@ -52,6 +58,7 @@ def test_the_default_schedule_is_for_development_only(settings):
 @pytest.mark.parametrize("bad", [
     {**HOURLY, "game": "chess"}, {**HOURLY, "clock": "0+2"}, {**HOURLY, "kind": "knockout"},
     {**HOURLY, "options": {"size": 99}}, {**HOURLY, "every": "month"},
+    {**WEEKLY, "round_days": 0}, {**WEEKLY, "round_days": "2"},
 ])
 def test_a_malformed_schedule_is_refused_with_the_reason(settings, bad):
     settings.TOURNAMENT_SCHEDULE = json.dumps([bad])

@@ -79,7 +79,8 @@ def recomputed_points(tournament):
         if tournament.kind == Tournament.ARENA:
             totals[entry.player.username] = arena_points([ArenaGame(s) for s in scores])
         else:
-            totals[entry.player.username] = sum(scores) + Bye.objects.filter(entry=entry).count()
+            totals[entry.player.username] = sum(scores) + Bye.objects.filter(
+                entry=entry, played=False).count()
     return totals
 
 
@@ -184,6 +185,24 @@ def test_the_event_page_shows_settings_standings_and_the_players_game(client, pe
     assert data["my_game"] == game.get_absolute_url() and len(data["rows"]) == 2
 
 
+@pytest.mark.parametrize("kind, words", [
+    ("arena", ["Arena of 30 minutes", "3+2: 3 minutes each, plus 2 seconds", "A win 2 points",
+               "2 wins in a row", "at least 7 actions", "within 5 minutes after it",
+               "tournament performance rating"]),
+    ("swiss", ["Swiss, 3 rounds", "3 days per move", "a bye 1", "round before has ended",
+               "Buchholz, then Sonneborn-Berger, then the direct encounter"]),
+    ("roundrobin", ["Round robin: everyone plays everyone twice", "Sonneborn-Berger, then the "
+                    "direct encounter"]),
+])
+def test_the_event_page_states_its_rules_in_words(client, people, kind, words):
+    extra = {"double": True} if kind == "roundrobin" else {}
+    tournament = event(people[0], kind=kind, starts_in=10, **extra)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    rules = page[page.index('id="rules"'):]
+    for text in words:
+        assert text in rules, text
+
+
 # -- the formats played to the end ----------------------------------------------------------------
 
 def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
@@ -286,6 +305,42 @@ def test_a_profile_lists_the_players_events_with_place_and_points(client, people
     # Someone who never played: an empty list saying so.
     page = client.get(f"/u/{people[7].username}/").content.decode()
     assert "No tournaments yet" in page
+
+
+def test_a_correspondence_swiss_with_days_per_round_starts_rounds_on_time(client, people):
+    tournament = event(people[0], kind="swiss", rounds=3, round_days=2)
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    start = timezone.now()
+    services.tick(start)
+    first_round = list(Pairing.objects.filter(tournament=tournament, round=1))
+    finish(first_round[0].game, 0)  # the other game of round 1 goes on
+    services.tick(start + timedelta(days=1))
+    tournament.refresh_from_db()
+    assert tournament.round == 1  # not yet: a game is in play, and the interval is not over
+    services.tick(start + timedelta(days=2, seconds=1))
+    tournament.refresh_from_db()
+    assert tournament.round == 2
+    assert Pairing.objects.filter(tournament=tournament, round=2).count() == 2
+    assert Pairing.objects.get(pk=first_round[1].pk).in_play  # round 1's game goes on
+    met = [frozenset((p.first_id, p.second_id)) for p in tournament.pairings.all()]
+    assert len(met) == len(set(met))
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert "A round starts 2 days after the one before" in page
+
+
+def test_days_per_round_out_of_range_is_a_form_error_and_ignored_elsewhere(client, people):
+    client.force_login(people[0])
+    swiss = {"kind": "swiss", "rounds": "5", "time_kind": "correspondence", "minutes": "",
+             "increment": "", "days": "3"}
+    response = client.post("/tournaments/new/", form(**swiss, round_days="31"))
+    assert response.status_code == 400 and "round_days" in response.context["form"].errors
+    assert not Tournament.objects.exists()
+    client.post("/tournaments/new/", form(**swiss, round_days="2"))
+    client.post("/tournaments/new/", form(name="Real time", kind="swiss", rounds="5",
+                                          round_days="2"))
+    assert dict(Tournament.objects.values_list("name", "round_days")) == {
+        "Hadron hour": 2, "Real time": None}
 
 
 def test_a_late_swiss_player_joins_before_round_two_with_zero_points(people):
@@ -420,6 +475,34 @@ def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settin
     best = next(row for row in rows if not row["bot"])
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert f"Best person: {best['username']}" in page
+
+
+def test_with_the_setting_a_swiss_bye_is_played_against_a_computer(settings, people):
+    from bots import accounts as computers
+
+    settings.TOURNAMENT_COMPUTERS = True
+    tournament = event(people[0], kind="swiss", rounds=3)
+    for person in people[:5]:
+        services.join(tournament.pk, person)
+    for round_number in (1, 2, 3):
+        services.tick()
+        pairings = list(Pairing.objects.filter(tournament=tournament, round=round_number))
+        against = [p for p in pairings if computers.is_bot(p.first.player_id)
+                   or computers.is_bot(p.second.player_id)]
+        assert len(pairings) == 3 and len(against) == 1  # two games and the bye's
+        bye = Bye.objects.get(tournament=tournament, round=round_number)
+        assert bye.played and bye.entry_id in (against[0].first_id, against[0].second_id)
+        for number, pairing in enumerate(pairings):
+            finish(pairing.game, (number + round_number) % 2)
+    services.tick()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    byes = list(tournament.byes.values_list("entry_id", flat=True))
+    assert len(byes) == len(set(byes)) == 3  # still one bye per player
+    computer = Entry.objects.get(tournament=tournament, player__profile__is_bot=True)
+    assert computer.withdrawn  # only ever paired for byes
+    assert shown_points(tournament) == recomputed_points(tournament)
+    assert [row["bot"] for row in table(tournament)].count(True) == 1
 
 
 def test_without_the_setting_no_computer_enters(settings, people):
