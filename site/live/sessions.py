@@ -20,6 +20,8 @@ session. So:
 A closed socket gets close code 4001; the page reconnects, and its new handshake is that of a
 visitor (or of the new session).
 """
+import functools
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
@@ -70,20 +72,26 @@ VERDICTS_KEPT = 10_000
 def _session_and_user(key, user_id):
     from django.contrib.sessions.models import Session
 
-    User = get_user_model()
     alias = router.db_for_read(Session)
     connection = connections[alias]
-    quote = connection.ops.quote_name
-    session, user = Session._meta, User._meta
-    sql = (f"SELECT s.{quote('session_data')}, u.{quote(user.get_field('password').column)}, "
-           f"u.{quote(user.get_field('is_active').column)} "
-           f"FROM {quote(session.db_table)} s, {quote(user.db_table)} u "
-           f"WHERE s.{quote('session_key')} = %s AND s.{quote('expire_date')} > %s "
-           f"AND u.{quote(user.pk.column)} = %s")
     with connection.cursor() as cursor:
-        cursor.execute(sql, [key, connection.ops.adapt_datetimefield_value(timezone.now()),
-                             user_id])
+        cursor.execute(_read_sql(alias), [
+            key, connection.ops.adapt_datetimefield_value(timezone.now()), user_id])
         return cursor.fetchone()
+
+
+@functools.cache
+def _read_sql(alias):
+    """The read of _session_and_user for one database, written once per process."""
+    from django.contrib.sessions.models import Session
+
+    quote = connections[alias].ops.quote_name
+    session, user = Session._meta, get_user_model()._meta
+    return (f"SELECT s.{quote('session_data')}, u.{quote(user.get_field('password').column)}, "
+            f"u.{quote(user.get_field('is_active').column)} "
+            f"FROM {quote(session.db_table)} s, {quote(user.db_table)} u "
+            f"WHERE s.{quote('session_key')} = %s AND s.{quote('expire_date')} > %s "
+            f"AND u.{quote(user.pk.column)} = %s")
 
 
 class SessionEnded(Refusal):
