@@ -103,3 +103,29 @@ def test_an_action_rereads_the_session_before_it_changes_anything(users, new_gam
     game.refresh_from_db()
     assert game.is_active
     assert list(ChatLine.objects.values_list("text", flat=True)) == ["still here"]
+
+
+@pytest.mark.parametrize("change", ["password", "deactivation"])
+def test_an_action_sees_an_account_change_whose_news_never_came(users, new_game, change):
+    """The session is re-read on every action, even after an action that found it good: a new
+    password or a deactivation written behind the sockets' back (no save, so no news) refuses
+    the next chat line."""
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    _, headers = logged_in(alice)
+    fields = {"password": "!changed"} if change == "password" else {"is_active": False}
+
+    async def scenario():
+        tab = Socket(game.pk, headers=headers)
+        await tab.open()
+        await tab.send(type="chat", text="still here")
+        assert (await tab.receive())["type"] == "chat"
+        await sync_to_async(
+            lambda: get_user_model().objects.filter(pk=alice.pk).update(**fields))()
+        await tab.send(type="chat", text="after the change")
+        error = await tab.receive()
+        assert (error["type"], error["code"]) == ("error", "session_ended")
+        assert await close_code(tab) == 4001
+
+    run(scenario)
+    assert list(ChatLine.objects.values_list("text", flat=True)) == ["still here"]
