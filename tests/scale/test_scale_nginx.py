@@ -4,7 +4,12 @@ skips these without them; tests/nginxsite.py skips them without nginx). Everythi
 does goes through https:// and wss://: pages, log-in, the lobby and a game, with the two
 players' sockets on different processes."""
 import asyncio
+import signal
+import urllib.error
+import urllib.request
 import uuid
+
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import pytest
 
@@ -19,13 +24,15 @@ pytestmark = [pytest.mark.scale, needs_nginx]
 PASSWORD = "scale-nginx-pass-5203"
 # Round robin over two processes: a socket lands on the other process within a few tries.
 TRIES = 6
+DRAIN_S = 2  # READY_DRAIN_SECONDS: /readyz says 503 this long after SIGTERM
 
 
 @pytest.fixture(scope="module")
 def proxied_site(site_servers, scale_database_url, tmp_path_factory):
     """nginx on free ports in front of two Daphne processes on PostgreSQL and Redis."""
-    servers = [site_servers(scale_database_url, **BEHIND_NGINX),
-               site_servers(scale_database_url, migrate_first=False, **BEHIND_NGINX)]
+    env = dict(BEHIND_NGINX, READY_DRAIN_SECONDS=str(DRAIN_S))
+    servers = [site_servers(scale_database_url, **env),
+               site_servers(scale_database_url, migrate_first=False, **env)]
     site = NginxSite(tmp_path_factory.mktemp("nginx"), servers).start()
     yield site
     site.stop()
@@ -134,3 +141,152 @@ def test_lobby_and_a_game_over_wss_with_players_on_different_processes(proxied_s
     path, state = asyncio.run(scenario())
     for server in proxied_site.servers:
         assert snapshot_json(server, path)["actions"] == list(state.actions)
+
+
+# -- a rolling restart under load -----------------------------------------------------------------
+
+GAMES = 4
+MOVES_PER_PHASE = 4  # each game's moves between two steps of the restart (Hadron 9x9: 31+ plies)
+PAUSE_S = 0.15  # between a game's moves
+RECONNECT_S = 30
+# What a page sees of a process going away: its socket closed, or a handshake refused meanwhile.
+GONE = (ConnectionClosed, InvalidStatus, TimeoutError, OSError)
+
+
+class Table:
+    """One game's two players, each with a tab on the game page through nginx. They move in
+    turn; a move counts as acknowledged once both tabs heard it. When a socket goes away (its
+    process restarting), both tabs reconnect, like the page, and carry on from the snapshot."""
+
+    def __init__(self, site, path, cookies):
+        self.site, self.path, self.cookies = site, path, cookies
+        self.tabs = []
+        self.acknowledged = []  # actions heard by both players, in order
+        self.state = games.get("hadron").new(size=9)
+        self.reconnects = 0
+
+    async def connect(self):
+        for tab in self.tabs:
+            try:
+                await tab.close()
+            except GONE:
+                pass
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RECONNECT_S
+        while True:
+            try:
+                self.tabs = [LiveSocket(self.site, self.path, cookie, f"{self.path} player {i}")
+                             for i, cookie in enumerate(self.cookies)]
+                snapshots = [await tab.open() for tab in self.tabs]
+                break
+            except GONE:
+                assert loop.time() < deadline, f"{self.path}: no socket within {RECONNECT_S}s"
+                await asyncio.sleep(0.2)
+        actions = snapshots[0]["actions"]
+        # Nothing acknowledged is lost; at most the move in flight when the socket went was
+        # applied too, once.
+        assert actions[:len(self.acknowledged)] == self.acknowledged, self.path
+        assert len(actions) <= len(self.acknowledged) + 1, self.path
+        self.acknowledged = list(actions)
+        self.state = games.get("hadron").new(size=9)
+        for action in actions:
+            self.state = self.state.play(action)
+
+    async def move(self):
+        ply = self.state.ply
+        action = self.state.legal_actions()[(ply * 7) % len(self.state.legal_actions())]
+        try:
+            await self.tabs[self.state.to_move].send(type="play", ply=ply, action=action)
+            for tab in self.tabs:
+                heard = await tab.expect("action")
+                assert (heard["ply"], heard["action"]) == (ply, action), tab.name
+        except GONE:
+            self.reconnects += 1
+            await self.connect()
+            return
+        self.acknowledged.append(action)
+        self.state = self.state.play(action)
+
+    async def play(self, phases):
+        """MOVES_PER_PHASE moves in each phase of the restart, as it comes."""
+        await self.connect()
+        for phase in phases:
+            await phase.wait()
+            start = len(self.acknowledged)
+            while len(self.acknowledged) < start + MOVES_PER_PHASE and not self.state.is_over:
+                await self.move()
+                await asyncio.sleep(PAUSE_S)
+        for tab in self.tabs:
+            await tab.close()
+
+
+def readyz(server):
+    try:
+        with urllib.request.urlopen(server.url + "/readyz", timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_rolling_restart_through_nginx_loses_no_move(proxied_site):
+    """Games go on while each Daphne process in turn gets SIGTERM, says 503 on /readyz while it
+    drains, exits and is started again: every page reconnects through nginx (to the other
+    process) and every acknowledged move is in the game, once."""
+    a, b = proxied_site.servers
+    names = [f"r{i}{uuid.uuid4().hex[:6]}" for i in range(2 * GAMES)]
+    a.create_users(names, PASSWORD)
+    pairs = list(zip(names[::2], names[1::2]))
+    out = a.shell("import io\nfrom django.core.management import call_command\n" + "".join(
+        f"out = io.StringIO(); call_command('startgame', 'hadron', {x!r}, {y!r},"
+        f" option=['size=9'], stdout=out); print(out.getvalue().strip())\n" for x, y in pairs))
+    paths = out.split()
+    assert len(paths) == GAMES, out
+    cookies = {}
+    for name in names:
+        browser = WebSession(proxied_site)
+        browser.log_in(name, PASSWORD)
+        cookies[name] = browser.cookie("sessionid")
+    seen_draining = []
+
+    async def restart(server, after, then):
+        """SIGTERM once the games made their moves of the phase before; /readyz says 503
+        while it drains; started again once it exited."""
+        await after
+        server.process.send_signal(signal.SIGTERM)
+        then[0].set()
+        while server.process.poll() is None:
+            try:
+                if await asyncio.to_thread(readyz, server) == 503:
+                    seen_draining.append(server.port)
+                    break
+            except (urllib.error.URLError, OSError):
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.to_thread(server.process.wait, 30)
+        await asyncio.to_thread(server.start)
+        then[1].set()
+
+    async def scenario():
+        phases = [asyncio.Event() for _ in range(5)]
+        tables = [Table(proxied_site, path, [cookies[x], cookies[y]])
+                  for path, (x, y) in zip(paths, pairs)]
+        playing = [asyncio.create_task(t.play(phases)) for t in tables]
+
+        async def moved(count):
+            while min(len(t.acknowledged) for t in tables) < count:
+                await asyncio.sleep(0.1)
+
+        phases[0].set()
+        await restart(a, moved(MOVES_PER_PHASE), phases[1:3])
+        await restart(b, moved(3 * MOVES_PER_PHASE), phases[3:5])
+        await asyncio.gather(*playing)
+        return tables
+
+    tables = asyncio.run(scenario())
+    assert sorted(seen_draining) == sorted([a.port, b.port])
+    for table in tables:
+        assert len(table.acknowledged) == 5 * MOVES_PER_PHASE, table.path
+        for server in (a, b):
+            assert snapshot_json(server, table.path)["actions"] == table.acknowledged
+    # Both processes held some of the pages' sockets when they stopped.
+    assert sum(t.reconnects for t in tables) >= 2
