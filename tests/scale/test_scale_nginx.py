@@ -79,6 +79,22 @@ def test_pages_and_static_files_over_https(proxied_site):
     assert served_by == {proxied_site.upstream_of(s) for s in proxied_site.servers}
 
 
+def test_the_log_in_throttle_counts_the_address_nginx_saw(proxied_site):
+    """A client's own X-Forwarded-For says nothing: nginx appends the address it was reached
+    from, and TRUSTED_PROXY_COUNT=1 takes that one (here 127.0.0.1)."""
+    name = f"thr{uuid.uuid4().hex[:6]}"
+    proxied_site.servers[0].create_user(name, PASSWORD)
+    browser = WebSession(proxied_site)
+    browser.opener.addheaders.append(("X-Forwarded-For", "203.0.113.9"))
+    url, page = browser.log_in(name, "not-the-password-4410")
+    assert url == proxied_site.url + "/accounts/login/"
+    seen = proxied_site.servers[1].shell(
+        "from axes.models import AccessAttempt\n"
+        f"print(sorted(set(AccessAttempt.objects.filter(username={name!r})"
+        ".values_list('ip_address', flat=True))))")
+    assert seen.strip() == "['127.0.0.1']"
+
+
 def test_lobby_and_a_game_over_wss_with_players_on_different_processes(proxied_site):
     first_server = proxied_site.servers[0]
     suffix = uuid.uuid4().hex[:6]
