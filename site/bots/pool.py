@@ -71,6 +71,12 @@ def running():
     return _state["executor"] is not None
 
 
+def load():
+    """(jobs waiting in line, jobs given to the workers) in this process, for ops.metrics."""
+    with _lock:
+        return len(_state["waiting"]), len(_state["running"])
+
+
 def working():
     """Identities of the jobs in hand (queued in the pool or running)."""
     with _lock:

@@ -125,6 +125,18 @@ def take():
     return script(TAKE)(keys=[ring_key()], args=[line_prefix()])
 
 
+def waiting():
+    """Jobs queued in Redis and not yet taken by a worker (every owner's line), for
+    ops.metrics."""
+    r = client()
+    owners = r.lrange(ring_key(), 0, -1)
+    with r.pipeline(transaction=False) as pipe:
+        for owner in owners:
+            pipe.llen(line_prefix() + owner.decode())
+        pipe.llen(queue_key())
+        return sum(pipe.execute())
+
+
 def leased(identity):
     """Whether the job is queued or running somewhere."""
     return bool(client().exists(lease_key(identity)))

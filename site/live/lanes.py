@@ -36,6 +36,9 @@ from live.outbox import Outbox
 _pools = {}  # "read" / "write" / "aside" -> ThreadPoolExecutor
 _pools_lock = threading.Lock()
 _lanes = {}  # key -> Lane, while anything holds or waits for it
+# Jobs running on each pool's threads now, for the metrics (load()).
+_busy = {"read": 0, "write": 0, "aside": 0}
+_busy_lock = threading.Lock()
 
 
 def pool(kind):
@@ -79,6 +82,18 @@ def shutdown():
         for executor in _pools.values():
             executor.shutdown(wait=False, cancel_futures=True)
         _pools.clear()
+
+
+def load():
+    """How busy this process's database work is, for ops.metrics: per pool the jobs waiting
+    for a thread and the threads running one, and the changes waiting behind another change
+    of the same key (game) in its lane. Read from any thread; a snapshot, not exact."""
+    with _pools_lock:
+        waiting = {kind: executor._work_queue.qsize() for kind, executor in _pools.items()}
+    with _busy_lock:
+        busy = dict(_busy)
+    behind = sum(max(lane.users - 1, 0) for lane in list(_lanes.values()))
+    return {"waiting": waiting, "busy": busy, "lane_waiting": behind}
 
 
 class Lane:
@@ -126,7 +141,7 @@ async def _run(call, kind):
     outbox = Outbox()
     loop = asyncio.get_running_loop()
     future = loop.run_in_executor(pool(kind),
-                                  contextvars.copy_context().run, _job, call, outbox)
+                                  contextvars.copy_context().run, _job, call, outbox, kind)
     try:
         # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the
         # thread finishes the transaction either way, and its news still goes out.
@@ -150,12 +165,16 @@ async def _deliver_when_done(future, outbox):
     await outbox.deliver()
 
 
-def _job(call, outbox):
+def _job(call, outbox, kind):
     db = connections[DEFAULT_DB_ALIAS]
+    with _busy_lock:
+        _busy[kind] += 1
     with outbox:
         try:
             return call()
         finally:
+            with _busy_lock:
+                _busy[kind] -= 1
             # The thread keeps its connection from job to job. As Django does at the end of a
             # request, drop it once it broke or grew old (CONN_MAX_AGE); checked here without
             # close_old_connections(), which costs more than a whole query on this path.

@@ -46,6 +46,26 @@ login_failures = Counter("tessera_login_failures", "Failed log-ins")
 login_lockouts = Counter("tessera_login_lockouts",
                          "Log-ins refused by the throttle (an account or address locked out)")
 
+# How busy the process is (refreshed with the socket count). Per process, summed by the live
+# processes in multiprocess mode, except the Redis queue, which every process sees whole.
+db_jobs_waiting = Gauge("tessera_db_jobs_waiting",
+                        "Database jobs waiting for a thread of their pool (live.lanes)",
+                        ["pool"], multiprocess_mode="livesum")
+db_threads_busy = Gauge("tessera_db_threads_busy",
+                        "Database threads running a job, by pool (read, write, aside)",
+                        ["pool"], multiprocess_mode="livesum")
+lane_changes_waiting = Gauge("tessera_lane_changes_waiting",
+                             "Changes waiting behind an earlier change of the same game",
+                             multiprocess_mode="livesum")
+jobs_waiting = Gauge("tessera_jobs_waiting",
+                     "Jobs (computer moves, analyses) waiting in this process's line for one of "
+                     "its workers (BOT_JOBS=pool)", multiprocess_mode="livesum")
+jobs_queued_in_redis = Gauge("tessera_jobs_redis_waiting",
+                             "Jobs queued in Redis for the bot_worker processes (BOT_JOBS=redis)",
+                             multiprocess_mode="max")
+jobs_running = Gauge("tessera_jobs_running", "Jobs given to this process's own workers",
+                     multiprocess_mode="livesum")
+
 _state = {"task": None, "kinds": set()}
 
 
@@ -119,12 +139,48 @@ def _locked_out(sender, **kwargs):
 def count_sockets():
     from live import registry
 
+    count_load()
     kinds = {kind.__name__: len(sockets) for kind, sockets in registry.by_kind().items()}
     for kind in _state["kinds"]:
         kinds.setdefault(kind, 0)  # a kind with none left reads 0, not its last count
     _state["kinds"].update(kinds)
     for kind, count in kinds.items():
         open_sockets.labels(kind).set(count)
+
+
+def count_load():
+    """Cheap figures of this process, no I/O: safe on the event loop."""
+    from bots import jobs
+    from live import lanes
+
+    load = lanes.load()
+    for pool in ("read", "write", "aside"):
+        db_jobs_waiting.labels(pool).set(load["waiting"].get(pool, 0))
+        db_threads_busy.labels(pool).set(load["busy"].get(pool, 0))
+    lane_changes_waiting.set(load["lane_waiting"])
+    if jobs.mode() == "pool":
+        from bots import pool
+
+        waiting, running = pool.load()
+        jobs_waiting.set(waiting)
+        jobs_running.set(running)
+
+
+def count_redis_jobs():
+    """At a scrape, on the view's thread (never the event loop's: it asks Redis)."""
+    from bots import jobs
+
+    if jobs.mode() != "redis":
+        return
+    import redis
+
+    from bots import queue
+
+    try:
+        jobs_queued_in_redis.set(queue.waiting())
+    except redis.RedisError:
+        # Redis down: /readyz says so; the scrape still answers with the rest.
+        jobs_queued_in_redis.set(float("nan"))
 
 
 def start(loop):

@@ -88,5 +88,6 @@ def metrics_page(request):
             break
         except RuntimeError:
             continue
+    metrics.count_redis_jobs()
     body, content_type = metrics.exposition()
     return HttpResponse(body, content_type=content_type)

@@ -41,3 +41,22 @@ def test_the_worker_takes_each_owners_jobs_in_turn(redis_queue, monkeypatch):
     assert taken == [1, 100, 2, 3, 4, 5, 6]
     assert queue.take() is None
     assert not list(redis_queue.scan_iter(f"{queue.prefix()}:line:*"))
+
+
+def test_metrics_count_the_jobs_waiting_in_redis(redis_queue, settings, client):
+    settings.BOT_JOBS = "redis"
+    settings.METRICS_TOKEN, settings.METRICS_ALLOWED_ADDRESSES = "fair-queue-token", []
+
+    def waiting():
+        text = client.get("/metrics", HTTP_AUTHORIZATION="Bearer fair-queue-token").content
+        found = [line for line in text.decode().splitlines()
+                 if line.startswith("tessera_jobs_redis_waiting ")]
+        return float(found[0].split()[1])
+
+    assert waiting() == 0
+    kind = jobs.kind_of("bot_move")
+    for game, owner in ((1, "user:1"), (2, "user:1"), (3, "user:2")):
+        queue.enqueue(kind, move(game, owner))
+    assert waiting() == 3
+    assert queue.take() is not None  # what a worker does first
+    assert waiting() == 2

@@ -6,64 +6,19 @@ import asyncio
 import configparser
 import json
 import re
-import shutil
 import ssl
 import subprocess
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 import websockets
 
+from nginxsite import DEPLOY, fetch, needs_nginx, nginx, nginx_prefix
 from siteservers import ROOT, die_with_parent, free_port
-from tlsproxy import self_signed
 
-DEPLOY = ROOT / "deploy"
-NGINX = shutil.which("nginx") or (Path("/usr/sbin/nginx") if Path("/usr/sbin/nginx").exists()
-                                  else None)
-needs_nginx = pytest.mark.skipif(NGINX is None, reason="nginx is not installed "
-                                 "(apt-get install nginx; .ci/run does)")
 TOKEN = "deploy-test-metrics-token"
-
-
-def nginx_prefix(directory, upstream_ports, https_port, http_port):
-    """deploy/nginx-tessera.conf made runnable without root: its own prefix, a self-signed
-    certificate, free ports, this checkout's static files; everything else as written."""
-    key, cert = self_signed(directory)
-    site = (DEPLOY / "nginx-tessera.conf").read_text()
-    site = site.replace("/etc/letsencrypt/live/tessera.example/fullchain.pem", str(cert))
-    site = site.replace("/etc/letsencrypt/live/tessera.example/privkey.pem", str(key))
-    site = site.replace("/srv/tessera/static/", str(ROOT / "static") + "/")
-    site = site.replace("127.0.0.1:8001", f"127.0.0.1:{upstream_ports[0]}")
-    site = site.replace("127.0.0.1:8002", f"127.0.0.1:{upstream_ports[1]}")
-    site = re.sub(r"listen 443 ", f"listen 127.0.0.1:{https_port} ", site)
-    site = re.sub(r"listen 80;", f"listen 127.0.0.1:{http_port};", site)
-    site = re.sub(r"\s*listen \[::\]:\d+[^;]*;", "", site)
-    site = site.replace("return 301 https://$host$request_uri;",
-                        f"return 301 https://$host:{https_port}$request_uri;")
-    (directory / "site.conf").write_text(site)
-    temp = directory / "temp"
-    temp.mkdir()
-    (directory / "nginx.conf").write_text(f"""
-daemon off;
-pid {directory / 'nginx.pid'};
-error_log {directory / 'error.log'} info;
-events {{ worker_connections 256; }}
-http {{
-    access_log {directory / 'access.log'};
-    client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;
-    fastcgi_temp_path {temp}/fastcgi; uwsgi_temp_path {temp}/uwsgi; scgi_temp_path {temp}/scgi;
-    include /etc/nginx/mime.types;
-    include {directory / 'site.conf'};
-}}
-""")
-    return directory / "nginx.conf"
-
-
-def nginx(conf, *args):
-    return [str(NGINX), "-p", str(conf.parent), "-c", str(conf), "-e", "stderr", *args]
 
 
 @needs_nginx
@@ -72,15 +27,6 @@ def test_nginx_accepts_the_site_configuration(tmp_path):
     result = subprocess.run(nginx(conf, "-t"), capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "test is successful" in result.stderr
-
-
-def fetch(url, context, headers=None):
-    request = urllib.request.Request(url, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=20, context=context) as response:
-            return response.status, response.read().decode(errors="replace")
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode(errors="replace")
 
 
 @needs_nginx

@@ -196,3 +196,38 @@ def test_readyz_flips_to_503_on_sigterm_and_the_process_then_stops(site_servers)
     assert seen is not None and "draining" in seen["process"], server.log()
     assert get(server.url + "/healthz")[0] == 200  # still serving while draining
     server.process.wait(timeout=30)
+
+
+def test_metrics_show_how_busy_the_database_lanes_are(client, settings):
+    """A change holding a game's lane on a writer thread, a second change of that game waiting
+    behind it: the scrape counts the busy thread and the waiting change, then neither."""
+    import threading
+
+    from live import lanes
+
+    settings.METRICS_TOKEN, settings.METRICS_ALLOWED_ADDRESSES = TOKEN, []
+    started, release = threading.Event(), threading.Event()
+
+    def read():
+        return client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}").content.decode()
+
+    def hold():
+        started.set()
+        release.wait(30)
+
+    async def two_changes_of_one_game():
+        first = asyncio.ensure_future(lanes.in_lane(("game", -1), hold))
+        second = asyncio.ensure_future(lanes.in_lane(("game", -1), lambda: None))
+        await asyncio.to_thread(started.wait, 30)
+        await asyncio.sleep(0)  # the second change reaches the lane's lock
+        during = await asyncio.to_thread(read)
+        release.set()
+        await asyncio.gather(first, second)
+        return during, await asyncio.to_thread(read)
+
+    during, after = asyncio.run(two_changes_of_one_game())
+    assert sample(during, "tessera_db_threads_busy", pool="write") == 1
+    assert sample(during, "tessera_lane_changes_waiting") == 1
+    assert sample(after, "tessera_db_threads_busy", pool="write") == 0
+    assert sample(after, "tessera_lane_changes_waiting") == 0
+    assert "tessera_db_jobs_waiting" in after

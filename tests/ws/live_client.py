@@ -20,7 +20,13 @@ class WebSession:
     def __init__(self, server):
         self.server = server
         self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        # A server behind the tests' TLS proxy (tests/nginxsite.py) names the context that
+        # trusts its certificate.
+        context = getattr(server, "ssl_context", None)
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar),
+                                                  urllib.request.HTTPSHandler(context=context))
+        # As a browser on the site's pages: over https, Django's CSRF check wants the Referer.
+        self.opener.addheaders.append(("Referer", server.url + "/"))
 
     def cookie(self, name):
         return next((c.value for c in self.jar if c.name == name), None)
@@ -69,10 +75,14 @@ class LiveSocket(MessageReader):
         self.presence = None
         self.ws = None
 
-    async def open(self):
+    async def connect(self):
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else None
         self.ws = await connect(self.server.ws_url + "/ws" + self.path, origin=self.server.url,
-                                additional_headers=headers, open_timeout=WAIT)
+                                additional_headers=headers, open_timeout=WAIT,
+                                ssl=getattr(self.server, "ssl_context", None))
+
+    async def open(self):
+        await self.connect()
         return (await self.expect("snapshot"))["game"]
 
     async def send(self, **message):
