@@ -320,6 +320,9 @@ LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
 # Every open socket's group memberships are renewed, and game sockets are told the game's ply,
 # this often.
 LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
+# The API's NDJSON streams (api.streams): an empty line after this many quiet seconds, when
+# the token is checked again (a revoked one ends the stream there).
+API_STREAM_KEEPALIVE = env_number("API_STREAM_KEEPALIVE", 7, float)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
 # Seconds between tournament ticks: events started and ended, arena waves, Swiss rounds.
