@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from api import tokens
 from api.models import ApiToken, BotAccount
+from play import services as play_services
 from play.models import Action, Game
 from tests.site.played import finished, start
 
@@ -362,6 +363,24 @@ def test_bot_accounts_are_kept_off_the_leaderboards(alice, bob):
         Rating.objects.create(user=user, game="hadron", games=50, rating=1600, deviation=50)
     BotAccount.objects.create(user=alice)
     assert [row.user for row in leaderboard.candidates("hadron")] == [bob]
+
+
+def test_a_bot_account_has_the_bot_mark_beside_its_name_everywhere(client, alice, bob):
+    """The computer players' mark (tests/site/test_computer_players.py), without a level."""
+    client.force_login(bob)
+    client.post("/accounts/bot/", {"confirm": "on"})
+    done = finished("hadron", (alice, bob), seed=3)
+    live = start(alice, bob)
+    mark = '<span class="computer-mark" title="bot account">BOT</span>'
+    client.force_login(alice)
+    for page in (done.get_absolute_url(), live.get_absolute_url(), "/watch/", "/archive/",
+                 f"/u/{alice.username}/", f"/u/{bob.username}/", "/"):
+        text = client.get(page).content.decode()
+        assert mark in text, page
+        assert text.count("computer-mark\"") == text.count(mark), page  # alice has none
+    # The pages' scripts draw it from the badge the JSON carries (static/js/ratings.js).
+    players = play_services.current(live.pk)["players"]
+    assert [p["rating"].get("bot") for p in players] == [None, True]
 
 
 # -- the description ---------------------------------------------------------------------------
