@@ -296,6 +296,9 @@ RATELIMIT_USE_CACHE = "limits"
 # Requests per API token (django-ratelimit's "count/period"), and the largest API body.
 API_TOKEN_RATE = os.environ.get("API_TOKEN_RATE", "120/m")
 API_MAX_BODY = 16 * 1024
+# Whether bot accounts (api.BotAccount) may play rated games: an operator who wants the
+# rated pools for people only turns it off, and a rated challenge to or from a bot is refused.
+BOT_ACCOUNTS_RATED = env_flag("BOT_ACCOUNTS_RATED", True)
 # Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
 # once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
 EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")

@@ -383,6 +383,24 @@ def test_a_bot_account_has_the_bot_mark_beside_its_name_everywhere(client, alice
     assert [p["rating"].get("bot") for p in players] == [None, True]
 
 
+def test_the_operator_keeps_bot_accounts_out_of_rated_games(client, alice, bob, settings):
+    from lobby.models import Challenge
+
+    BotAccount.objects.create(user=bob)
+    rated = {**CHALLENGE, "rated": "rated"}
+    settings.BOT_ACCOUNTS_RATED = False
+    refused(call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                 body=rated), 400, "bad_message")
+    assert not Challenge.objects.exists()
+    made = call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                body=CHALLENGE)
+    assert made.status_code == 201 and made.json()["challenge"]["rated"] is False
+    settings.BOT_ACCOUNTS_RATED = True
+    Challenge.objects.all().delete()
+    assert call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                body=rated).status_code == 201
+
+
 # -- the description ---------------------------------------------------------------------------
 
 def django_api_paths():

@@ -56,7 +56,7 @@ def mark_of(badge):
         return computer_mark_html(badge["computer"])
     if badge.get("bot"):
         return computer_mark_html(None)
-    return ""
+    return mark_safe("")
 
 
 @register.simple_tag
@@ -68,7 +68,7 @@ def rating_badge(badge):
 
 @register.simple_tag
 def computer_mark(player):
-    return "" if player is None else mark_of(display.marked(player.pk, {}))
+    return mark_safe("") if player is None else mark_of(display.marked(player.pk, {}))
 
 
 @register.filter
