@@ -345,8 +345,9 @@ async def event_stream(request):
                                                 404: ErrorOut}, tags=["streams"])
 async def game_stream(request, game_id: int):
     """The game as NDJSON: first its `snapshot` (as GET /games/{id}), then every message its
-    sockets get (`action`, `end`, `chat`, ... docs/protocol.md); the stream ends after `end`
-    (at once for a game already over)."""
+    sockets get (`action`, `end`, `chat`, ... docs/protocol.md); the stream ends after the
+    game's last message (`end`, or the `action` that finished it), at once for a game already
+    over."""
     who = require(request, Scope.READ, Scope.PLAY, Scope.BOT)
     await sync_to_async(existing)(game_id)
 
@@ -355,4 +356,4 @@ async def game_stream(request, game_id: int):
         return [{"type": "snapshot", "game": snapshot}], snapshot.get("status") != "active"
 
     return streams.ndjson(streams.relay(who, [group_name(game_id)], opening,
-                                        ends=streams.ENDING_TYPES))
+                                        last_one=streams.game_over))

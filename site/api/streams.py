@@ -21,8 +21,13 @@ from django.http import StreamingHttpResponse
 from api.models import ApiToken
 
 KEEP_ALIVE = b"\n"
-# A game stream ends after the game's own end message (the socket's "end").
-ENDING_TYPES = {"end"}
+
+
+def game_over(message):
+    """Whether a game socket's message is the game's last: its `end` (a resignation, time,
+    an abort), or the `action` that finished it (it carries the result)."""
+    kind = message.get("type")
+    return kind == "end" or (kind == "action" and message.get("result") is not None)
 
 
 def still_allowed(caller):
@@ -37,10 +42,10 @@ def line(message):
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-async def relay(caller, groups, opening, ends=frozenset()):
+async def relay(caller, groups, opening, last_one=lambda message: False):
     """Lines: those `opening()` gives (a database thread, run once the groups are joined, so
     nothing said meanwhile is lost), then every group message. `opening` returns (messages,
-    last): `last` ends the stream after them; a message whose type is in `ends` is the last."""
+    last): `last` ends the stream after them; a message for which `last_one` is true is the last."""
     layer = get_channel_layer()
     channel = await layer.new_channel("api-stream.")
     for group in groups:
@@ -63,7 +68,7 @@ async def relay(caller, groups, opening, ends=frozenset()):
                 continue  # the sockets' own bookkeeping (timers, sessions)
             text = news["text"]
             yield text.encode() + b"\n"
-            last = json.loads(text).get("type") in ends
+            last = last_one(json.loads(text))
     finally:
         for group in groups:
             try:

@@ -28,8 +28,8 @@ def example_bot():
 
 @pytest.fixture(scope="module")
 def server(site_servers):
-    # The bot polls several times a second here: a rate the default 120/m would hold back.
-    return site_servers(API_TOKEN_RATE="100000/m")
+    # The token's default rate (120 requests a minute): the bot keeps within it.
+    return site_servers()
 
 
 def test_the_example_bot_accepts_a_challenge_and_plays_it_to_the_end(server):
@@ -37,30 +37,36 @@ def test_the_example_bot_accepts_a_challenge_and_plays_it_to_the_end(server):
     person = Api(server, secrets["person"])
     bot = subprocess.Popen(
         [sys.executable, "examples/bot.py", "--url", server.url, "--level", "1", "--games", "1",
-         "--poll", "0.2"],
+        ],
         cwd=ROOT, env={**os.environ, "TESSERA_TOKEN": secrets["bot"]},
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    person_events = person.stream("/stream/event")
     try:
         person.ok("POST", "/challenges", {**CHALLENGE, "opponent": "examplebot"})
         helper = example_bot()
         deadline = time.monotonic() + DEADLINE_S
-        game_id = None
-        while game_id is None:
-            assert time.monotonic() < deadline, "the bot accepted nothing"
-            playing = person.ok("GET", "/account/playing")["games"]
-            game_id = playing[0]["id"] if playing else None
-            time.sleep(0.2)
-        while True:
-            assert time.monotonic() < deadline, "the game did not end in time"
-            game = person.ok("GET", f"/games/{game_id}")
-            if game["status"] != "active":
-                break
-            if helper.my_turn(game):
-                person.ok("POST", f"/games/{game_id}/play",
-                          {"ply": game["state"]["ply"], "action": helper.choose(game, 1)})
-            time.sleep(0.1)
+        game_id = person_events.until(lambda line: line["type"] == "game_started",
+                                      deadline_s=60)["game_id"]
+        # The person follows the game's stream and moves whenever it is their turn.
+        game_stream = person.stream(f"/stream/game/{game_id}")
+        try:
+            while True:
+                assert time.monotonic() < deadline, "the game did not end in time"
+                line = game_stream.next(deadline_s=deadline - time.monotonic())
+                if line is None:
+                    break  # the stream ends after the game's end
+                if line["type"] not in ("snapshot", "action"):
+                    continue
+                game = person.ok("GET", f"/games/{game_id}")
+                if game["status"] == "active" and helper.my_turn(game):
+                    person.ok("POST", f"/games/{game_id}/play",
+                              {"ply": game["state"]["ply"], "action": helper.choose(game, 1)})
+        finally:
+            game_stream.close()
+        game = person.ok("GET", f"/games/{game_id}")
         output, _ = bot.communicate(timeout=max(5, deadline - time.monotonic()))
     finally:
+        person_events.close()
         if bot.poll() is None:
             bot.kill()
             bot.wait()
