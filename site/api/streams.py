@@ -45,7 +45,8 @@ def line(message):
 async def relay(caller, groups, opening, last_one=lambda message: False):
     """Lines: those `opening()` gives (a database thread, run once the groups are joined, so
     nothing said meanwhile is lost), then every group message. `opening` returns (messages,
-    last): `last` ends the stream after them; a message for which `last_one` is true is the last."""
+    last): `last` ends the stream after them; a message for which `last_one` is true is the
+    last."""
     layer = get_channel_layer()
     channel = await layer.new_channel("api-stream.")
     for group in groups:
