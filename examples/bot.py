@@ -8,8 +8,10 @@ It uses only the documented API and Python's standard library (urllib) for HTTP:
     TESSERA_TOKEN=tsr_... python examples/bot.py --url http://127.0.0.1:8000 --level 2
 
 The token belongs to a bot account (Settings -> API tokens -> Upgrade to a bot account) and
-has the `bot` scope. The bot asks the server every `--poll` seconds what changed; the token's
-rate limit (120 requests a minute by default) allows a poll every second with moves besides.
+has the `bot` scope. The bot follows its account's event stream (challenges received, and a
+`turn` event whenever one of its games starts, moves or ends), so it sends two requests a
+move (the game's state, its action) and none while nothing happens: well within the token's
+rate limit (120 requests a minute by default).
 """
 import argparse
 import json
@@ -24,6 +26,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import games  # noqa: E402
 from games import bots  # noqa: E402
+
+
+STREAM_TIMEOUT = 60  # seconds without a byte, keep-alives included, before reconnecting
+RECONNECT_SECONDS = 2
 
 
 class ApiError(Exception):
@@ -72,35 +78,60 @@ def choose(game, level):
     return bots.choose(state, level=level)
 
 
-def run(client, level, wanted_games, poll, log=print):
+def events(client):
+    """The account's event stream (GET /api/v1/stream/event, NDJSON): one JSON object a line,
+    an empty line now and then to say the connection is alive."""
+    request = urllib.request.Request(client.url + "/api/v1/stream/event")
+    request.add_header("Authorization", f"Bearer {client.token}")
+    # Longer than the server's keep-alive: a read that waits this long means a dead connection.
+    with urllib.request.urlopen(request, timeout=STREAM_TIMEOUT) as stream:
+        for line in stream:
+            if line.strip():
+                yield json.loads(line)
+
+
+def play_if_my_turn(client, game_id, level, log):
+    game = client.get(f"/games/{game_id}")
+    if not my_turn(game):
+        return
+    action = choose(game, level)
+    try:
+        client.post(f"/games/{game_id}/play", {"ply": game["state"]["ply"], "action": action})
+        log(f"game {game_id}: played {action}")
+    except ApiError as error:
+        if error.code not in ("stale", "game_over"):  # the game moved on: the stream says so
+            raise
+
+
+def run(client, level, wanted_games, log=print):
+    """Follow the event stream: accept each challenge received, move whenever a game says it
+    is the bot's turn, count the games that end; reconnect if the stream drops."""
     me = client.get("/account")["username"]
     log(f"playing as {me} at level {level}")
-    seen, done = set(), 0
-    while wanted_games is None or done < wanted_games:
-        for challenge in client.get("/challenges")["challenges"]:
-            if challenge["to"] == me:
-                started = client.post(f"/challenges/{challenge['id']}/accept")
-                log(f"accepted {challenge['from']}'s challenge: game {started['game_id']}")
-        playing = client.get("/account/playing")["games"]
-        for summary in playing:
-            seen.add(summary["id"])
-            game = client.get(f"/games/{summary['id']}")
-            if my_turn(game):
-                action = choose(game, level)
-                try:
-                    client.post(f"/games/{game['id']}/play",
-                                {"ply": game["state"]["ply"], "action": action})
-                    log(f"game {game['id']}: played {action}")
-                except ApiError as error:
-                    if error.code not in ("stale", "game_over"):  # the game moved on: look again
-                        raise
-        ongoing = {summary["id"] for summary in playing}
-        for game_id in sorted(seen - ongoing):
-            seen.discard(game_id)
-            done += 1
-            log(f"game {game_id} is over: {client.get(f'/games/{game_id}')['result']}")
-        time.sleep(poll)
-    return done
+    finished = set()
+    while True:
+        try:
+            for event in events(client):
+                kind = event["type"]
+                if kind == "challenge_added" and event["challenge"]["to"] == me:
+                    challenge = event["challenge"]
+                    try:
+                        started = client.post(f"/challenges/{challenge['id']}/accept")
+                    except ApiError as error:  # withdrawn meanwhile
+                        log(f"challenge {challenge['id']}: {error}")
+                        continue
+                    log(f"accepted {challenge['from']}'s challenge: game {started['game_id']}")
+                elif kind == "turn" and event["over"] and event["game_id"] not in finished:
+                    finished.add(event["game_id"])
+                    result = client.get(f"/games/{event['game_id']}")["result"]
+                    log(f"game {event['game_id']} is over: {result['text']}")
+                    if wanted_games is not None and len(finished) >= wanted_games:
+                        return len(finished)
+                elif kind == "turn" and event["your_turn"]:
+                    play_if_my_turn(client, event["game_id"], level, log)
+        except (OSError, urllib.error.URLError) as error:  # dropped: wait, then again
+            log(f"the event stream dropped ({error}); reconnecting")
+            time.sleep(RECONNECT_SECONDS)
 
 
 def main(argv=None):
@@ -108,12 +139,11 @@ def main(argv=None):
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site's address")
     parser.add_argument("--level", type=int, default=2, choices=sorted(bots.LEVELS))
     parser.add_argument("--games", type=int, default=None, help="stop after this many games")
-    parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks")
     args = parser.parse_args(argv)
     token = os.environ.get("TESSERA_TOKEN")
     if not token:
         parser.error("set TESSERA_TOKEN to the bot's API token")
-    run(Client(args.url, token), args.level, args.games, args.poll,
+    run(Client(args.url, token), args.level, args.games,
         log=lambda line: print(line, flush=True))
 
 

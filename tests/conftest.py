@@ -48,10 +48,12 @@ def fresh_player_cache():
     """Each test starts with no user rows cached by the move path (play.statements, and the
     computer players of bots.accounts): tests roll their users back, so the next test's users
     may reuse their ids, which a real database never does."""
+    from api import tokens
     from bots import accounts
     from play import statements
 
     statements.forget_players()
+    tokens.forget_marks()
     # No computer players either (the database was rolled back): none looked up on a move.
     accounts.forget(known={})
     yield

@@ -3,6 +3,7 @@
 Thin: reading goes through archive and play.snapshots, every game action through
 play.services (the socket's own door), challenges through lobby.services. Errors are JSON
 objects {"error": code, "message": text} (docs/api.md)."""
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -10,6 +11,7 @@ from ninja import Body, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import Field, StrictInt, StrictStr
 
+from api import streams
 from api.auth import ApiError, CookieAuth, TokenAuth, caller, require, require_player
 from api.models import Scope
 from api.tokens import is_bot_account
@@ -18,6 +20,7 @@ from archive.forms import ArchiveFilter
 from lobby import listing as lobby_listing, services as lobby_services
 from lobby.forms import ChallengeForm
 from play import services as play_services
+from play.broadcast import group_name
 from play.models import Game
 
 api = NinjaAPI(title="Tessera API", version="1", urls_namespace="api",
@@ -308,3 +311,49 @@ def challenge_cancel(request, challenge_id: int):
     who = challenger(request)
     made = lobby_services.withdraw_challenge(who.user, challenge_id)
     return {"challenge": lobby_listing.challenge_dict(made)}
+
+
+# -- streams (api.streams: NDJSON, fed by the channel layer) ------------------------------------
+
+def opening_events(user):
+    """What the event stream says first: the pending challenges, then a `turn` for each game
+    in progress (as lichess's stream/event sends the current ones)."""
+    from dashboard.turns import turn_event
+
+    lines = [{"type": "challenge_added", "challenge": challenge}
+             for challenge in lobby_listing.challenge_dicts(user)]
+    for game in Game.objects.of_player(user).active().with_players().order_by("pk"):
+        index = 0 if game.player0_id == user.pk else 1
+        lines.append(turn_event(game, index))
+    return lines
+
+
+@api.get("/stream/event", response={200: str, 401: ErrorOut, 403: ErrorOut},
+         tags=["streams"])
+async def event_stream(request):
+    """The caller's events, one JSON object a line (NDJSON), for as long as the client stays:
+    first the pending challenges and a `turn` for each game in progress, then as they come
+    `challenge_added`, `challenge_removed`, `game_started` and `turn` (`your_turn`, `over`:
+    a game started, moved or ended), as the lobby socket's (docs/lobby-protocol.md). An
+    empty line every API_STREAM_KEEPALIVE seconds of quiet."""
+    who = require(request, Scope.READ, Scope.PLAY, Scope.CHALLENGE, Scope.BOT)
+    return streams.ndjson(streams.relay(who, [lobby_services.user_group(who.user.pk)],
+                                        lambda: (opening_events(who.user), False)))
+
+
+@api.get("/stream/game/{int:game_id}", response={200: str, 401: ErrorOut, 403: ErrorOut,
+                                                404: ErrorOut}, tags=["streams"])
+async def game_stream(request, game_id: int):
+    """The game as NDJSON: first its `snapshot` (as GET /games/{id}), then every message its
+    sockets get (`action`, `end`, `chat`, ... docs/protocol.md); the stream ends after the
+    game's last message (`end`, or the `action` that finished it), at once for a game already
+    over."""
+    who = require(request, Scope.READ, Scope.PLAY, Scope.BOT)
+    await sync_to_async(existing)(game_id)
+
+    def opening():
+        snapshot = play_services.current(game_id, who.user)
+        return [{"type": "snapshot", "game": snapshot}], snapshot.get("status") != "active"
+
+    return streams.ndjson(streams.relay(who, [group_name(game_id)], opening,
+                                        last_one=streams.game_over))

@@ -1,6 +1,7 @@
 """Making, finding and revoking personal API tokens (api.models.ApiToken)."""
 import hashlib
 import secrets
+import time
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,6 +12,10 @@ from api.models import ApiToken, BotAccount, Scope
 SECRET_PREFIX = "tsr_"
 SHOWN = 8  # characters of the secret kept and shown after creation
 MAX_TOKENS = 20
+# The BOT mark beside names (ratings.display.marked) reads a per-process copy of the bot
+# accounts, at most this old: a new bot account shows its mark within a minute everywhere.
+MARK_CACHE_SECONDS = 60
+_marked = {"at": None, "ids": frozenset()}
 # Only record a use when the last one recorded is older than this: one UPDATE a minute per
 # token at most, not one per request.
 USE_RESOLUTION_SECONDS = 60
@@ -66,6 +71,19 @@ def is_bot_account(user):
     return BotAccount.objects.filter(user_id=user.pk).exists()
 
 
+def marked_bot_account(user_id):
+    """Whether `user_id` is a bot account, from the per-process copy (for the BOT mark)."""
+    now = time.monotonic()
+    if _marked["at"] is None or now - _marked["at"] > MARK_CACHE_SECONDS:
+        _marked["ids"] = frozenset(BotAccount.objects.values_list("user_id", flat=True))
+        _marked["at"] = now
+    return user_id in _marked["ids"]
+
+
+def forget_marks():
+    _marked["at"] = None
+
+
 def upgrade_to_bot(user):
     """Turn a fresh account (no game ever played) into a bot account, for good."""
     from play.models import Game
@@ -76,3 +94,4 @@ def upgrade_to_bot(user):
         if Game.objects.of_player(user).exists():
             raise TokenError("Only an account that has never played a game can become a bot.")
         BotAccount.objects.create(user=user)
+    forget_marks()

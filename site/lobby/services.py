@@ -15,6 +15,7 @@ other is told it was taken.
 What the lobby shows is lobby.listing; real-time seeks and their owners' presence,
 lobby.presence.
 """
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -149,6 +150,8 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side,
                      rated=True) -> Challenge:
     if opponent.pk == challenger.pk:
         raise LobbyError("You cannot challenge yourself.")
+    if rated and not settings.BOT_ACCOUNTS_RATED and bot_account_among(challenger, opponent):
+        raise LobbyError("Bot accounts play casual games only on this site.")
     with transaction.atomic():
         lock_proposer(challenger)
         pending = pending_challenges(challenger).filter(challenger=challenger)
@@ -166,6 +169,12 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side,
                                        "challenge": challenge_dict(challenge)})
         transaction.on_commit(lambda: queue_challenge_mail(challenge.pk))
     return challenge
+
+
+def bot_account_among(*users) -> bool:
+    from api.tokens import is_bot_account
+
+    return any(is_bot_account(user) for user in users)
 
 
 def accept_challenge(user, challenge_id: int):

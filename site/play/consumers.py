@@ -21,7 +21,7 @@ from live import presence as ledger
 from live.sockets import JsonSocket, Refusal
 from ops import metrics
 from play import (berserk, broadcast, conditionals, positions, premoves, presence, rematch,
-                  rooms, services, snapshots, takeback)
+                  rooms, services, signals, snapshots, takeback)
 from play.models import Game
 from talk import services as talk
 
@@ -102,6 +102,7 @@ class GameConsumer(JsonSocket):
     # Which player's socket this is (player index; None: a spectator's): news for one seat
     # (a premove) reaches only that player's sockets.
     seat = None
+    plays_elsewhere = None  # why this account may not play here (play.signals), if it may not
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -125,6 +126,9 @@ class GameConsumer(JsonSocket):
             self.joined_groups = None   # nothing for disconnect() to undo
             await self.refuse()
             return
+        # A bot account watches and chats here but plays only through the API (play.signals).
+        if self.user_id() is not None:
+            self.plays_elsewhere = await lanes.read(signals.why_plays_elsewhere, self.user_id())
         await self.accept()
         rooms.enter(self.game_id, self)
         await self.send_snapshot(snapshot)
@@ -144,7 +148,10 @@ class GameConsumer(JsonSocket):
         return self.user
 
     def player(self):
-        return self.logged_in("log in to play; visitors can only watch")
+        user = self.logged_in("log in to play; visitors can only watch")
+        if self.plays_elsewhere:
+            raise Refusal("bot_account", self.plays_elsewhere)
+        return user
 
     async def act(self, service, user, *args, **kwargs):
         """Run a change in the game's lane; the sender alone hears what it returns."""

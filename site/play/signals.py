@@ -23,6 +23,18 @@ game_ending = Signal()
 # arenas), or None. Asked on those rare actions only, never on a move.
 house_rules = Signal()
 
+# `plays_elsewhere` (sender=None, user_id=<id>) is asked (on a reader thread) when a logged-in
+# game socket opens: a receiver answers with why this account does not play on the game page
+# (a bot account plays through the API: api.receivers), or None. The socket still watches.
+plays_elsewhere = Signal()
+
+
+def why_plays_elsewhere(user_id):
+    for _, answer in plays_elsewhere.send(sender=None, user_id=user_id):
+        if answer:
+            return answer
+    return None
+
 
 # `computer_rematch` (sender=Game, game=<Game>, player=<User>) is asked, in the game's
 # transaction, before `player` starts a rematch against a computer (which accepts at once): a

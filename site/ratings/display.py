@@ -73,12 +73,16 @@ def badge(user, game: str) -> dict:
 
 def marked(user_id, found: dict) -> dict:
     """The badge `found` of user `user_id`, with "computer": its level if the user is a
-    computer player: every name with a rating beside it shows the BOT mark, on the server's
-    pages (rating_tags) and in those the page scripts build (static/js/ratings.js)."""
+    computer player, or "bot": true if it is a bot account (a program playing through the
+    API): every name with a rating beside it shows the BOT mark, on the server's pages
+    (rating_tags) and in those the page scripts build (static/js/ratings.js)."""
+    from api.tokens import marked_bot_account
     from bots.accounts import level_of
 
     level = level_of(user_id)
-    return found if level is None else {**found, "computer": level}
+    if level is not None:
+        return {**found, "computer": level}
+    return {**found, "bot": True} if marked_bot_account(user_id) else found
 
 
 def badges(users, game: str, now=None) -> list[dict]:

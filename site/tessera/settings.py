@@ -296,6 +296,9 @@ RATELIMIT_USE_CACHE = "limits"
 # Requests per API token (django-ratelimit's "count/period"), and the largest API body.
 API_TOKEN_RATE = os.environ.get("API_TOKEN_RATE", "120/m")
 API_MAX_BODY = 16 * 1024
+# Whether bot accounts (api.BotAccount) may play rated games: an operator who wants the
+# rated pools for people only turns it off, and a rated challenge to or from a bot is refused.
+BOT_ACCOUNTS_RATED = env_flag("BOT_ACCOUNTS_RATED", True)
 # Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
 # once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
 EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")
@@ -320,6 +323,9 @@ LIVE_HEARTBEAT = env_number("LIVE_HEARTBEAT", 10, float)
 # Every open socket's group memberships are renewed, and game sockets are told the game's ply,
 # this often.
 LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
+# The API's NDJSON streams (api.streams): an empty line after this many quiet seconds, when
+# the token is checked again (a revoked one ends the stream there).
+API_STREAM_KEEPALIVE = env_number("API_STREAM_KEEPALIVE", 7, float)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
 # A closed lobby socket still counts for this many seconds (a page reload is not a departure):

@@ -11,11 +11,14 @@ export function ratingBadge(badge) {
     class: provisional ? "rating provisional" : "rating",
     title: `rating ${badge.rating}${provisional ? ", provisional" : ""}`,
   }, `${badge.rating}${provisional ? "?" : ""}`);
-  if (badge.computer == null) return rating;
-  const mark = el("span", {
-    class: "computer-mark",
-    title: `computer player, level ${badge.computer}`,
-  }, `BOT ${badge.computer}`);
+  // A bot account (a program playing through the API) has the same mark, without a level.
+  if (badge.computer == null && !badge.bot) return rating;
+  const mark = badge.computer == null
+    ? el("span", { class: "computer-mark", title: "bot account" }, "BOT")
+    : el("span", {
+      class: "computer-mark",
+      title: `computer player, level ${badge.computer}`,
+    }, `BOT ${badge.computer}`);
   return el("span", { class: "rated-name-marks" }, mark, " ", rating);
 }
 

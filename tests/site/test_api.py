@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from api import tokens
 from api.models import ApiToken, BotAccount
+from play import services as play_services
 from play.models import Action, Game
 from tests.site.played import finished, start
 
@@ -362,6 +363,42 @@ def test_bot_accounts_are_kept_off_the_leaderboards(alice, bob):
         Rating.objects.create(user=user, game="hadron", games=50, rating=1600, deviation=50)
     BotAccount.objects.create(user=alice)
     assert [row.user for row in leaderboard.candidates("hadron")] == [bob]
+
+
+def test_a_bot_account_has_the_bot_mark_beside_its_name_everywhere(client, alice, bob):
+    """The computer players' mark (tests/site/test_computer_players.py), without a level."""
+    client.force_login(bob)
+    client.post("/accounts/bot/", {"confirm": "on"})
+    done = finished("hadron", (alice, bob), seed=3)
+    live = start(alice, bob)
+    mark = '<span class="computer-mark" title="bot account">BOT</span>'
+    client.force_login(alice)
+    for page in (done.get_absolute_url(), live.get_absolute_url(), "/watch/", "/archive/",
+                 f"/u/{alice.username}/", f"/u/{bob.username}/", "/"):
+        text = client.get(page).content.decode()
+        assert mark in text, page
+        assert text.count("computer-mark\"") == text.count(mark), page  # alice has none
+    # The pages' scripts draw it from the badge the JSON carries (static/js/ratings.js).
+    players = play_services.current(live.pk)["players"]
+    assert [p["rating"].get("bot") for p in players] == [None, True]
+
+
+def test_the_operator_keeps_bot_accounts_out_of_rated_games(client, alice, bob, settings):
+    from lobby.models import Challenge
+
+    BotAccount.objects.create(user=bob)
+    rated = {**CHALLENGE, "rated": "rated"}
+    settings.BOT_ACCOUNTS_RATED = False
+    refused(call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                 body=rated), 400, "bad_message")
+    assert not Challenge.objects.exists()
+    made = call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                body=CHALLENGE)
+    assert made.status_code == 201 and made.json()["challenge"]["rated"] is False
+    settings.BOT_ACCOUNTS_RATED = True
+    Challenge.objects.all().delete()
+    assert call(client, "post", "/api/v1/challenges", token_for(alice, ["challenge"]),
+                body=rated).status_code == 201
 
 
 # -- the description ---------------------------------------------------------------------------

@@ -440,3 +440,28 @@ def test_a_fault_of_the_server_is_answered_and_the_socket_keeps_serving(
 def stored_actions_now(game_id):
     return list(Game.objects.get(pk=game_id).action_rows.order_by("ply")
                 .values_list("action", flat=True))
+
+
+def test_a_bot_account_watches_on_the_game_socket_but_plays_through_the_api(users, new_game):
+    """issue 27: a bot account plays only through the API; its cookie's socket is refused
+    every player's action with `bot_account`, and nothing changes."""
+    from api.tokens import upgrade_to_bot
+
+    alice, bot = users("alice", "botty")
+    upgrade_to_bot(bot)
+    game = new_game([alice, bot], "hadron", {"size": 5})
+    tab = Socket(game.pk, bot)
+
+    async def scenario():
+        snapshot = await tab.open()
+        assert snapshot["you"] == 1
+        for message in ({"type": "resign", "ply": 0}, {"type": "abort", "ply": 0},
+                        {"type": "takeback", "ply": 0}, {"type": "rematch"}):
+            await tab.send(**message)
+            refusal = await tab.expect("error")
+            assert refusal["code"] == "bot_account", message
+        await tab.close()
+        assert (await fetch(game.pk)).status == "active"
+        assert await stored_actions(game.pk) == []
+
+    run(scenario)

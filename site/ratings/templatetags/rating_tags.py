@@ -12,6 +12,7 @@
 """
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from ratings import display, profiles
 
@@ -30,9 +31,12 @@ def badge_html(rating, provisional, deviation=None):
 
 
 def computer_mark_html(level):
-    """The BOT mark of a computer player at `level` (static/js/ratings.js draws the same)."""
+    """The BOT mark of a computer player at `level`, or of a bot account (level None: a
+    program playing through the API); static/js/ratings.js draws the same."""
     from bots.accounts import level_name
 
+    if level is None:
+        return mark_safe('<span class="computer-mark" title="bot account">BOT</span> ')
     return format_html('<span class="computer-mark" title="computer player, level {} ({})">'
                        'BOT {}</span> ', level, level_name(level), level)
 
@@ -43,24 +47,28 @@ def rating(player, game):
         return ""
     found = display.standing(player, game)
     html = badge_html(found.rating, found.provisional, found.deviation)
-    level = display.marked(player.pk, {}).get("computer")
-    return html if level is None else computer_mark_html(level) + html
+    return mark_of(display.marked(player.pk, {})) + html
+
+
+def mark_of(badge):
+    """The BOT mark a badge asks for ("computer": level, or "bot"), or nothing."""
+    if badge.get("computer") is not None:
+        return computer_mark_html(badge["computer"])
+    if badge.get("bot"):
+        return computer_mark_html(None)
+    return mark_safe("")
 
 
 @register.simple_tag
 def rating_badge(badge):
     if not badge:
         return ""
-    html = badge_html(badge["rating"], badge["provisional"])
-    if badge.get("computer") is not None:
-        return computer_mark_html(badge["computer"]) + html
-    return html
+    return mark_of(badge) + badge_html(badge["rating"], badge["provisional"])
 
 
 @register.simple_tag
 def computer_mark(player):
-    level = display.marked(player.pk, {}).get("computer") if player is not None else None
-    return "" if level is None else computer_mark_html(level)
+    return mark_safe("") if player is None else mark_of(display.marked(player.pk, {}))
 
 
 @register.filter

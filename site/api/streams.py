@@ -1,0 +1,87 @@
+"""The API's two streams (docs/api.md): NDJSON over HTTP, one JSON object a line, as lichess's
+/api/stream/event and /api/bot/game/stream.
+
+Each is an async generator served by Daphne without a thread of its own: it joins the
+channel-layer groups the site's sockets already hear (a player's "user-<id>" group for the
+event stream, the game's "game-<id>" group for the game stream) on a channel of its own and
+writes each `live.event` as it comes, the text the sockets get. With nothing to say for
+API_STREAM_KEEPALIVE seconds it writes an empty line (so proxies and clients see the
+connection alive) after asking the database whether the token still stands: a revoked token
+or a deactivated account ends the stream there. When the client goes, Django cancels the
+generator and the `finally` leaves the groups.
+"""
+import asyncio
+import json
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.http import StreamingHttpResponse
+
+from api.models import ApiToken
+
+KEEP_ALIVE = b"\n"
+
+
+def game_over(message):
+    """Whether a game socket's message is the game's last: its `end` (a resignation, time,
+    an abort), or the `action` that finished it (it carries the result)."""
+    kind = message.get("type")
+    return kind == "end" or (kind == "action" and message.get("result") is not None)
+
+
+def still_allowed(caller):
+    """Whether the stream's caller may still hear it (database thread)."""
+    if caller.token is None:
+        return caller.user.is_active
+    return ApiToken.objects.filter(pk=caller.token.pk, revoked_at=None,
+                                   user__is_active=True).exists()
+
+
+def line(message):
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+async def relay(caller, groups, opening, last_one=lambda message: False):
+    """Lines: those `opening()` gives (a database thread, run once the groups are joined, so
+    nothing said meanwhile is lost), then every group message. `opening` returns (messages,
+    last): `last` ends the stream after them; a message for which `last_one` is true is the
+    last."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel("api-stream.")
+    for group in groups:
+        await layer.group_add(group, channel)
+    allowed = sync_to_async(still_allowed)
+    try:
+        first, last = await sync_to_async(opening)()
+        for message in first:
+            yield line(message)
+        while not last:
+            try:
+                news = await asyncio.wait_for(layer.receive(channel),
+                                              settings.API_STREAM_KEEPALIVE)
+            except asyncio.TimeoutError:
+                if not await allowed(caller):
+                    return
+                yield KEEP_ALIVE
+                continue
+            if news.get("type") != "live.event":
+                continue  # the sockets' own bookkeeping (timers, sessions)
+            text = news["text"]
+            yield text.encode() + b"\n"
+            last = last_one(json.loads(text))
+    finally:
+        for group in groups:
+            try:
+                await layer.group_discard(group, channel)
+            except Exception:  # the layer is going down with the process: nothing to leave
+                pass
+
+
+def ndjson(lines):
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+    # No proxy buffering (nginx): each line leaves as it is written.
+    response["X-Accel-Buffering"] = "no"
+    response["Cache-Control"] = "no-store"
+    return response
+
