@@ -16,6 +16,21 @@ from play import positions, signals
 GAMES_GROUP = "games"
 
 
+# Who hears a news of the game's group that carries an "audience" (the game socket checks it):
+# the players' sockets, the spectators', or every socket of the game.
+PLAYERS, SPECTATORS, EVERYONE = "players", "spectators", "everyone"
+
+
+def hears(audience, is_player):
+    """Whether a socket hears news with this audience. `is_player`: the socket is one of the
+    players' (None: not known yet, so it hears only what everyone may)."""
+    if audience == EVERYONE:
+        return True
+    if is_player is None:
+        return False
+    return (audience == PLAYERS) == is_player
+
+
 def group_name(game_id):
     return f"game-{game_id}"
 

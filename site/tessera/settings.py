@@ -296,7 +296,7 @@ RATELIMIT_USE_CACHE = "limits"
 # Requests per API token (django-ratelimit's "count/period"), and the largest API body.
 API_TOKEN_RATE = os.environ.get("API_TOKEN_RATE", "120/m")
 API_MAX_BODY = 16 * 1024
-# Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
+# Images drawn per client address (live.clients): a game's GIF costs seconds of CPU to draw
 # once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
 EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")
 EXPORT_PNG_RATE = os.environ.get("EXPORT_PNG_RATE", "120/m")
