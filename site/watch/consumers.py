@@ -10,27 +10,7 @@ The featured game (watch.services.liveliest) stays until it ends, or until it ha
 action for LIVELY_WINDOW while another game is being played; then the socket names the
 liveliest game in progress (or null).
 
-Server -> client (JSON):
-
-| type | fields | meaning |
-|---|---|---|
-| `list` | `games` [row...], `featured` row or null, `total` | on every (re)connect: replace the list |
-| `row` | `game` row, `total` | a game in progress started or changed: replace the row with that id, or insert it (rows are ordered newest game first, i.e. by id descending); a row whose `ply` is below the one shown is old news |
-| `remove` | `id`, `total` | the game ended: drop its row |
-| `featured` | `game` row or null, `ended` {`id`, `result`} or null | feature this game now (`ended`: the previous featured game ended with this result) |
-| `pong` | `server_time` | answer to `ping` |
-| `error` | `code`, `message` | a message the socket does not take |
-
-A row (watch.services.row_of): `id`, `url`, `game`, `title`, `options`, `options_text`,
-`time_control`, `players` [{`username`, `side`, `side_name`, `rating` (badge: `rating`,
-`provisional`)}], `to_move` (player index or
-null), `prompt`, `ply`, `started`, `updated`, `thumbnail` (the position as SVG, drawn by the
-server), `clocks` (as in the game socket's messages, docs/protocol.md), `watchers` (as the
-game page counts them), and in `list`/`row` messages `html` (the list item as the page renders it, its
-thumbnail link left empty for `thumbnail`). `total`: how many games of the filter are in
-progress.
-
-Client -> server: `{"type": "ping"}` only.
+Its messages, both ways, are in docs/watch-protocol.md.
 """
 import asyncio
 import time
