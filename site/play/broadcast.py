@@ -7,13 +7,13 @@ once for every recipient.
 """
 from django.db import transaction
 
-from live import outbox
+from live import groups, outbox
 from live.sockets import event
 from play import positions, signals
 
 # Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
 # "event": "started" | "action" | "ended"} (the Watch sockets follow it).
-GAMES_GROUP = "games"
+GAMES_GROUP = groups.GAMES
 
 
 # Who hears a news of the game's group that carries an "audience" (the game socket checks it):
@@ -31,8 +31,7 @@ def hears(audience, is_player):
     return (audience == PLAYERS) == is_player
 
 
-def group_name(game_id):
-    return f"game-{game_id}"
+group_name = groups.game
 
 
 def to_game(game, message, rewound=False, stored=None):
@@ -48,7 +47,7 @@ def to_game(game, message, rewound=False, stored=None):
         news["rewound"] = True
     if stored is not None:
         news["stored"] = [*positions.history(game), *stored]
-    transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
+    outbox.send_after_commit(groups.game(game.pk), news)
 
 
 def now_to_game(game_id, message):

@@ -172,7 +172,7 @@ def notify_line(game, line):
     audience each socket checks before sending it on."""
     news = {**event({"type": "chat", **line_of(line)}),
             "audience": audience_of(game, line.room)}
-    transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
+    outbox.send_after_commit(group_name(game.pk), news)
 
 
 LOGIN_REQUIRED = "log in to chat; visitors can read the spectators' chat"
