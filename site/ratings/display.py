@@ -65,6 +65,18 @@ def _standing(row, now) -> Standing:
                     row.games)
 
 
+class Computers:
+    """What a rating shows of a computer player: its level (None for a person) and the level's
+    name. The bots app tells them at its ready() (ratings sits below it, and imports it not)."""
+
+    def __init__(self):
+        self.level_of = lambda user_id: None
+        self.level_name = lambda level: f"level {level}"
+
+
+computers = Computers()
+
+
 def badge(user, game: str) -> dict:
     """The rating as JSON payloads carry it beside a username: {"rating", "provisional"},
     and for a computer player its level, "computer" (the BOT mark: marked())."""
@@ -75,9 +87,7 @@ def marked(user_id, found: dict) -> dict:
     """The badge `found` of user `user_id`, with "computer": its level if the user is a
     computer player: every name with a rating beside it shows the BOT mark, on the server's
     pages (rating_tags) and in those the page scripts build (static/js/ratings.js)."""
-    from bots.accounts import level_of
-
-    level = level_of(user_id)
+    level = computers.level_of(user_id)
     return found if level is None else {**found, "computer": level}
 
 

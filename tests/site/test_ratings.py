@@ -93,6 +93,7 @@ def test_games_the_site_ends_without_a_result_are_never_rated(alice, bob, reason
         back = timezone.now() - timedelta(minutes=1)
     Game.objects.filter(pk=game.pk).update(turn_started_at=back, updated_at=back)
     Game.objects.get(pk=game.pk).save(update_fields=["expires_at"])
+    services.expire(game.pk)  # the game's room or the sweeper
     snapshot = services.current(game.pk)
     assert (snapshot["status"], snapshot["result"]["reason"]) == ("aborted", reason)
     assert snapshot["result"]["ratings"] == []
