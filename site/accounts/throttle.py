@@ -21,7 +21,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.names import name_key
-from tessera import clients
+from live import clients
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -49,7 +49,7 @@ def throttled_username(request, credentials):
 
 
 def client_address(request):
-    """The address a request comes from (AXES_CLIENT_IP_CALLABLE): tessera.clients."""
+    """The address a request comes from (AXES_CLIENT_IP_CALLABLE): live.clients."""
     return clients.of_request(request)
 
 

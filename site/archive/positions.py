@@ -16,7 +16,6 @@ from django.core.cache import cache
 
 import games
 from play import positions as engine_states
-from play.clock import after_action
 
 TIMEOUT = 24 * 3600
 replay_states = engine_states.LRU(256)
@@ -74,35 +73,6 @@ def parse_line(text):
     if len(line) > MAX_EXPLORE:
         raise ValueError(f"an explored line has at most {MAX_EXPLORE} actions")
     return line
-
-
-def clock_history(game):
-    """Each player's time left (ms, by player index) after each ply of a realtime game, from
-    the start: as stored with each action, or for actions stored before the rows carried it,
-    the clock arithmetic of play.clock run over the stored actions' times (stored a moment
-    after the server charged the clock, so a value may differ from the live clock by
-    milliseconds). None for correspondence and untimed games."""
-    tc = game.time_control
-    if not tc.is_realtime:
-        return None
-    rows = list(game.action_rows.order_by("ply").values_list("remaining0_ms", "remaining1_ms"))
-    if all(left[0] is not None for left in rows):
-        # Stored with each action: exact, and right across a takeback, which restarts a turn
-        # at its acceptance (the rows' times alone would charge the taken-back time).
-        return [[tc.start_ms, tc.start_ms], *(list(left) for left in rows)]
-    # Actions stored before their rows carried the clocks: the arithmetic over their times.
-    state = game.engine.new(**game.options)
-    left, turn_started = [tc.start_ms, tc.start_ms], game.created_at
-    history = [list(left)]
-    for action, player, at in (game.action_rows.order_by("ply")
-                               .values_list("action", "player", "created_at")):
-        state = state.play(action)
-        following = None if state.is_over else state.person_to_move
-        left, turn_started = after_action(tc, left, player, following, turn_started, at)
-        history.append(list(left))
-        if turn_started is None:
-            break
-    return history
 
 
 def explore(game, ply, line):

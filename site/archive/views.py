@@ -14,8 +14,9 @@ from django_ratelimit.core import is_ratelimited
 
 from archive import drawings, exports, listing, positions, queries
 from archive.forms import ArchiveFilter, ExploreForm
+from live import clients
+from play.clock import clock_history
 from play.models import Game
-from tessera import clients
 
 # A position of a finished game never changes. One of a game in progress may: a takeback
 # deletes actions, and the ply is then played again, maybe otherwise (play.takeback).
@@ -160,7 +161,7 @@ def clocks_json(request, game_id):
     game, missing = load_json(game_id)
     if missing:
         return missing
-    return JsonResponse({"remaining_ms": positions.clock_history(game)})
+    return JsonResponse({"remaining_ms": clock_history(game)})
 
 
 @require_GET

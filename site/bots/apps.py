@@ -8,14 +8,18 @@ class BotsConfig(AppConfig):
     verbose_name = "Computer players and jobs"
 
     def ready(self):
-        from bots import jobs, moves, pool  # noqa: F401 (moves: the bot_move job, its receiver)
+        from bots import accounts, jobs, moves, pool  # noqa: F401 (moves: the bot_move job)
+        from bots import services as computer_services
         from live import process
         from play.signals import computer_rematch
+        from ratings.display import computers
 
-        from bots import services as computer_services
-
+        # A rematch against a computer: the same cap on computer games as the form.
         computer_rematch.connect(computer_services.rematch_refusal,
                                  dispatch_uid="bots.rematch_refusal")
+        # The BOT mark beside a rating, with the level.
+        computers.level_of = accounts.level_of
+        computers.level_name = accounts.level_name
 
         if jobs.mode() == "pool":
             # On a thread of its own, never holding up the writers. With Redis the workers

@@ -3,7 +3,7 @@
 Services run in database threads (live.lanes) or in Django's thread for sync views. They never
 talk to the channel layer themselves: `send(group, event)` queues the event in the outbox of the
 work in progress, and whoever started that work delivers it from the event loop once the work
-has returned (after its transaction committed, since callers queue from `on_commit`). So a
+has returned (after its transaction committed: callers queue with `send_after_commit`). So a
 database thread never waits on the event loop (a stopped loop at shutdown used to hang such a
 thread, and with it the process), and one move's messages leave in the order they were queued.
 
@@ -16,6 +16,7 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +26,12 @@ _current = contextvars.ContextVar("live_outbox", default=None)
 def encoded(message):
     """A JSON message as the text every recipient gets: encoded once, not once per socket."""
     return json.dumps(message, separators=(",", ":"))
+
+
+def send_after_commit(group, event):
+    """Queue `event` for `group` once the current transaction commits (at once outside one):
+    nobody hears of a change the database does not have."""
+    transaction.on_commit(lambda: send(group, event))
 
 
 class Outbox:

@@ -29,15 +29,14 @@ from django.db import connections, router, transaction
 from django.db.models.signals import post_save
 from django.utils import timezone
 
-from live import outbox
+from live import groups, outbox
 from live.auth import user_of_session
 from live.sockets import Refusal
 
 SESSION_CLOSE_CODE = 4001
 
 
-def account_group(user_id):
-    return f"account-{user_id}"
+account_group = groups.account
 
 
 def still_logged_in(key, user_id):
@@ -131,8 +130,7 @@ SESSION_FIELDS = {"password", "is_active"}
 def account_changed(sender, instance, created, update_fields=None, **kwargs):
     if created or (update_fields is not None and not SESSION_FIELDS & set(update_fields)):
         return
-    group = account_group(instance.pk)
-    transaction.on_commit(lambda: outbox.send(group, {"type": "session.check"}))
+    outbox.send_after_commit(groups.account(instance.pk), {"type": "session.check"})
 
 
 def connect_signals():

@@ -23,11 +23,10 @@ import time
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.dispatch import Signal
 from django.utils import timezone
 
-from live import registry
-from ops import context as ops_context, metrics
-from tessera import clients
+from live import clients, registry
 from live.outbox import encoded
 
 logger = logging.getLogger(__name__)
@@ -79,6 +78,13 @@ def parse(text, max_frame):
     if not isinstance(message.get("type"), str):
         raise Refusal("bad_message", "a message needs a 'type' (text)")
     return message
+
+
+# What the apps above hear of every socket, on the event loop, in the socket's own task (the
+# ops app: its metrics and the context of its log lines); live imports none of them. Cheap
+# receivers only: they run on every message.
+message_received = Signal(use_caching=True)  # sender=JsonSocket, socket=<the socket>
+refused = Signal(use_caching=True)  # sender=JsonSocket, code=<the error's code>
 
 
 class JsonSocket(AsyncWebsocketConsumer):
@@ -151,7 +157,7 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         self.received_at = timezone.now()
-        ops_context.message_received(self)
+        message_received.send(sender=JsonSocket, socket=self)
         if not await self.within_rate():
             return
         try:
@@ -210,7 +216,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         await self.send(text_data=encoded(message))
 
     async def send_error(self, code, text):
-        metrics.socket_error(code)
+        refused.send(sender=JsonSocket, code=code)
         await self.send_json({"type": "error", "code": code, "message": text})
 
     async def live_event(self, event):

@@ -4,9 +4,8 @@ dicts the sockets push, so both look alike)."""
 from django.db.models import Q
 from django.urls import reverse
 
-from dashboard.turns import awaiting
 from lobby.models import Challenge, Seek
-from play.models import Game
+from play.models import Game, awaiting
 from ratings.display import NEWCOMER, badge, ratings_of, standing
 
 

@@ -19,16 +19,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from lobby import signals
 from lobby.listing import (challenge_dict, game_started, open_seeks, pending_challenges,
                            rating_bounds, seek_dict)
 from lobby.models import Challenge, Seek
-from live import outbox
+from live import groups, outbox
 from live.sockets import event
-from notifications.mail import queue_challenge_mail
 from play.services import start_game
 from ratings.display import standing
 
-LOBBY_GROUP = "lobby"
+LOBBY_GROUP = groups.LOBBY
 MAX_OPEN_SEEKS = 5
 MAX_PENDING_CHALLENGES = 10
 
@@ -42,15 +42,13 @@ class LobbyError(Exception):
         self.status = status
 
 
-def user_group(user_id: int) -> str:
-    return f"user-{user_id}"
+user_group = groups.user
 
 
 def announce(group: str, payload: dict) -> None:
     """Send `payload` to a group's sockets once the current transaction commits (encoded once
     for all of them, live.sockets.event)."""
-    news = event(payload)
-    transaction.on_commit(lambda: outbox.send(group, news))
+    outbox.send_after_commit(group, event(payload))
 
 
 # -- seeks -------------------------------------------------------------------------------------
@@ -167,7 +165,8 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side,
         challenge.save()
         announce_challenge(challenge, {"type": "challenge_added",
                                        "challenge": challenge_dict(challenge)})
-        transaction.on_commit(lambda: queue_challenge_mail(challenge.pk))
+        transaction.on_commit(lambda: signals.challenge_made.send(sender=Challenge,
+                                                                  challenge_id=challenge.pk))
     return challenge
 
 

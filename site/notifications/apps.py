@@ -8,7 +8,9 @@ class NotificationsConfig(AppConfig):
 
     def ready(self):
         from live import process
+        from notifications import receivers
         from notifications.mail import send_pending
 
+        receivers.connect()
         # Aside: a mail server's answer must never hold up a move.
         process.every(settings.MAIL_EVERY, send_pending, aside=True)

@@ -22,7 +22,7 @@ class Message:
 
 
 def message_received(socket):
-    """Called by live.sockets as a socket message arrives (in the socket's own task, so the
+    """Heard from live.sockets (message_received) as a socket message arrives (in the socket's own task, so the
     values last until its next message)."""
     current_message.set(Message())
     user_id.set(socket.user_id())

@@ -115,9 +115,19 @@ def http_answered(status):
 def listen():
     from axes.signals import user_locked_out
     from django.contrib.auth.signals import user_login_failed
-    from play.signals import game_changed
+    from live.sockets import message_received, refused
+    from play.signals import change_answered, game_changed
+
+    from ops import context
 
     game_changed.connect(_game_changed, dispatch_uid="ops.metrics")
+    # live and play do not import ops: it hears them.
+    message_received.connect(lambda sender, socket, **kwargs: context.message_received(socket),
+                             dispatch_uid="ops.context", weak=False)
+    refused.connect(lambda sender, code, **kwargs: socket_error(code),
+                    dispatch_uid="ops.metrics", weak=False)
+    change_answered.connect(lambda sender, **kwargs: change_delivered(),
+                            dispatch_uid="ops.metrics", weak=False)
     user_login_failed.connect(_login_failed, dispatch_uid="ops.metrics")
     user_locked_out.connect(_locked_out, dispatch_uid="ops.metrics")
 

@@ -7,17 +7,31 @@ once for every recipient.
 """
 from django.db import transaction
 
-from live import outbox
+from live import groups, outbox
 from live.sockets import event
 from play import positions, signals
 
 # Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
 # "event": "started" | "action" | "taken_back" | "ended"} (the Watch sockets follow it).
-GAMES_GROUP = "games"
+GAMES_GROUP = groups.GAMES
 
 
-def group_name(game_id):
-    return f"game-{game_id}"
+# Who hears a news of the game's group that carries an "audience" (the game socket checks it):
+# the players' sockets, the spectators', or every socket of the game.
+PLAYERS, SPECTATORS, EVERYONE = "players", "spectators", "everyone"
+
+
+def hears(audience, is_player):
+    """Whether a socket hears news with this audience. `is_player`: the socket is one of the
+    players' (None: not known yet, so it hears only what everyone may)."""
+    if audience == EVERYONE:
+        return True
+    if is_player is None:
+        return False
+    return (audience == PLAYERS) == is_player
+
+
+group_name = groups.game
 
 
 def to_game(game, message, rewound=False, stored=None):
@@ -33,7 +47,7 @@ def to_game(game, message, rewound=False, stored=None):
         news["rewound"] = True
     if stored is not None:
         news["stored"] = [*positions.history(game), *stored]
-    transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
+    outbox.send_after_commit(groups.game(game.pk), news)
 
 
 def now_to_game(game_id, message):

@@ -6,10 +6,10 @@ a database thread after every earlier change to the same game. What the change b
 reaches every socket of the game, this one included, through the game's group. Players and
 spectators share the group; anonymous visitors may watch but never act.
 
-The chat (talk.services) rides on the same socket: a `chat` message is checked here and stored
-on a writer thread, outside the game's lane, and each chat news says who may hear it, which
-this socket checks before passing it on (a player never receives the spectators' room during
-the game).
+Apps above play add messages to the socket through take(), at their ready(): the chat (talk)
+rides on it so, its `chat` message answered on a writer thread, outside the game's lane. A
+news that carries an audience (play.broadcast.hears) reaches only the sockets it is meant for
+(a player never receives the spectators' chat room during the game).
 
 The time a message is judged at is the moment it was received (play.services), and the game's
 one timer in this process lives in play.rooms.
@@ -19,17 +19,29 @@ import logging
 from live import budget, lanes
 from live import presence as ledger
 from live.sockets import JsonSocket, Refusal
-from ops import metrics
 from play import (berserk, broadcast, conditionals, positions, premoves, presence, rematch,
                   rooms, services, signals, snapshots, takeback)
 from play.models import Game
-from talk import services as talk
 
 logger = logging.getLogger(__name__)
 
 MAX_ACTION = 32
 # Game ids are database keys: anything longer is not one (and would overflow SQLite).
 MAX_GAME_ID = 2**53
+
+
+# message type -> (answer(game id, user, message, now=...), why a visitor is refused): the
+# socket's messages that apps above play answer (take()).
+_taken = {}
+
+
+def take(kind, answer, login_required):
+    """The game socket takes messages of type `kind`: a visitor is refused with
+    `login_required` (the protocol checks the login first), else answer(game_id, user,
+    message, now=received at) runs on a writer thread (outside the game's lane) and returns
+    the messages for the sender alone; a Refusal reaches the sender as any."""
+    _taken[kind] = (answer, login_required)
+    GameConsumer.handlers = {**GameConsumer.handlers, kind: "on_taken"}
 
 
 def field(message, name, kind):
@@ -91,7 +103,7 @@ class GameConsumer(JsonSocket):
                 "claim_victory": "on_claim_victory", "rematch": "on_rematch",
                 "decline_rematch": "on_decline_rematch", "snapshot": "on_snapshot",
                 "takeback": "on_takeback", "accept_takeback": "on_accept_takeback",
-                "decline_takeback": "on_decline_takeback", "chat": "on_chat",
+                "decline_takeback": "on_decline_takeback",
                 "premove": "on_premove", "premove_cancel": "on_premove_cancel",
                 "conditions": "on_conditions", "conditions_clear": "on_conditions_clear",
                 "berserk": "on_berserk"}
@@ -157,7 +169,7 @@ class GameConsumer(JsonSocket):
         """Run a change in the game's lane; the sender alone hears what it returns."""
         messages = await lanes.in_lane(("game", self.game_id), self.checked(service),
                                        self.game_id, user, *args, **kwargs)
-        metrics.change_delivered()
+        signals.change_answered.send(sender=GameConsumer)
         for message in messages:
             await self.send_json(message)
 
@@ -211,12 +223,12 @@ class GameConsumer(JsonSocket):
     async def on_conditions_clear(self, message):
         await self.act(conditionals.clear, self.player(), now=self.received_at)
 
-    async def on_chat(self, message):
-        author = self.logged_in("log in to chat; visitors can read the spectators' chat")
-        text = talk.clean_text(message.get("text"))
-        for answer in await lanes.write(self.checked(talk.add_line), self.game_id, author,
-                                        text, now=self.received_at):
-            await self.send_json(answer)
+    async def on_taken(self, message):
+        answer, login_required = _taken[message["type"]]
+        author = self.logged_in(login_required)
+        for reply in await lanes.write(self.checked(answer), self.game_id, author, message,
+                                       now=self.received_at):
+            await self.send_json(reply)
 
     async def on_snapshot(self, message):
         wait = await budget.take_snapshot(self.address(), self.user_id())
@@ -246,7 +258,7 @@ class GameConsumer(JsonSocket):
         rooms.learn(self.game_id, snapshot["state"]["ply"], snapshot["clocks"]["expires_at"])
 
     async def live_event(self, event):
-        if "audience" in event and not talk.hears(event["audience"], self.is_player):
+        if "audience" in event and not broadcast.hears(event["audience"], self.is_player):
             return
         if "seat" in event and event["seat"] != self.seat:
             return

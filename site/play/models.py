@@ -337,6 +337,20 @@ class Game(models.Model):
         return update_fields
 
 
+def awaiting(user) -> list[Game]:
+    """The player's games in progress where it is their move, longest waiting first. The
+    position of each comes from the per-process cache of engine states (play.positions)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    found = Game.objects.of_player(user).active().with_players().order_by("updated_at", "pk")
+    return [game for game in found if is_their_turn(game, user)]
+
+
+def is_their_turn(game, user) -> bool:
+    mover = game.player_to_move() if game.is_active else None
+    return mover is not None and game.players()[mover].pk == user.pk
+
+
 class Action(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="action_rows")
     ply = models.PositiveIntegerField()  # 0-based index in the game's history

@@ -36,6 +36,10 @@ def why_plays_elsewhere(user_id):
     return None
 
 
+# `change_answered` (sender=GameConsumer) is sent on the event loop once a change sent on a
+# game socket has been made and answered (the ops app counts them): cheap receivers only.
+change_answered = Signal(use_caching=True)
+
 # `computer_rematch` (sender=Game, game=<Game>, player=<User>) is asked, in the game's
 # transaction, before `player` starts a rematch against a computer (which accepts at once): a
 # receiver answers why not (the bots app's cap on computer games), or None.

@@ -1,6 +1,7 @@
 """What a client is told about a game: the full snapshot it draws from, and the clock and
-result objects that the action and end messages carry too (docs/protocol.md). The chat lines
-a viewer may read are the talk app's to choose (talk.services.lines_for)."""
+result objects that the action and end messages carry too (docs/protocol.md). The apps above
+play add their parts of the page (the talk app: the chat lines a viewer may read) through
+add_part(), at their ready(): play never imports them."""
 from django.utils import timezone
 
 from play import positions, statements
@@ -10,7 +11,15 @@ from play.presence import presence_of
 from play.signals import house_rules_of, occasion_of
 from ratings.display import badges
 from ratings.services import result_ratings
-from talk.services import lines_for
+
+
+# key -> part(game, user): what the apps above play add to every snapshot.
+_parts = {}
+
+
+def add_part(key, part):
+    """Every snapshot gets `key`: part(game, user), read on the snapshot's thread."""
+    _parts[key] = part
 
 
 def iso(moment):
@@ -107,10 +116,10 @@ def snapshot(game, user=None, now=None, presence=None):
         # What the game's event (play.signals) turns off, and the event itself.
         "house_rules": house_rules_of(game),
         "event": occasion_of(game),
-        # A reloaded page shows the conversation it had.
-        "chat": lines_for(game, user),
         # Only the owner's own snapshot carries their queued turn.
         "premove": premove_of(game, you),
         # Likewise their conditional moves (play.conditionals): {ply, lines} or null.
         "conditions": conditions_of(game, you),
+        # A reloaded page shows the conversation it had (the chat, talk).
+        **{key: part(game, user) for key, part in _parts.items()},
     }

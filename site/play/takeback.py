@@ -22,6 +22,7 @@ Every step runs like a move: in the game's lane, under its row lock
 from django.db import transaction
 
 from play import broadcast, positions, statements
+from play.clock import clock_history
 from play.models import Action
 from play.services import PlayError, game_over, in_locked_game, require_player, stale
 from play.signals import not_allowed
@@ -180,9 +181,7 @@ def clocks_before(game, ply):
         "remaining0_ms", "remaining1_ms").get()
     if row[0] is not None:
         return list(row)
-    # An action stored before the rows carried the clocks: the arithmetic over the rows'
-    # times (archive.positions; imported here, the archive builds on the play app).
-    from archive.positions import clock_history
+    # An action stored before the rows carried the clocks: the arithmetic over the rows' times.
     return clock_history(game)[ply]
 
 

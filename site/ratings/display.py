@@ -65,6 +65,20 @@ def _standing(row, now) -> Standing:
                     row.games)
 
 
+class Computers:
+    """What a rating shows of a computer player: its level (None for a person) and the level's
+    name, and whether a user is a bot account (a program playing through the API). The bots
+    and api apps tell them at their ready() (ratings sits below both, and imports neither)."""
+
+    def __init__(self):
+        self.level_of = lambda user_id: None
+        self.level_name = lambda level: f"level {level}"
+        self.is_bot_account = lambda user_id: False
+
+
+computers = Computers()
+
+
 def badge(user, game: str) -> dict:
     """The rating as JSON payloads carry it beside a username: {"rating", "provisional"},
     and for a computer player its level, "computer" (the BOT mark: marked())."""
@@ -76,13 +90,10 @@ def marked(user_id, found: dict) -> dict:
     computer player, or "bot": true if it is a bot account (a program playing through the
     API): every name with a rating beside it shows the BOT mark, on the server's pages
     (rating_tags) and in those the page scripts build (static/js/ratings.js)."""
-    from api.tokens import marked_bot_account
-    from bots.accounts import level_of
-
-    level = level_of(user_id)
+    level = computers.level_of(user_id)
     if level is not None:
         return {**found, "computer": level}
-    return {**found, "bot": True} if marked_bot_account(user_id) else found
+    return {**found, "bot": True} if computers.is_bot_account(user_id) else found
 
 
 def badges(users, game: str, now=None) -> list[dict]:

@@ -31,6 +31,7 @@ from django.utils import timezone
 from live import outbox
 from live.sql import column, converted, converters, fetch, quote, table
 from live.sockets import Refusal, event
+from play import broadcast
 from play.broadcast import group_name
 from play.models import Game
 from play.signals import not_allowed
@@ -44,8 +45,7 @@ BURST = 5
 WINDOW = timedelta(seconds=10)
 
 PLAYERS, SPECTATORS = ChatLine.PLAYERS, ChatLine.SPECTATORS
-# The `audience` of a line after the end of its game: every socket of the game.
-EVERYONE = "everyone"
+assert (PLAYERS, SPECTATORS) == (broadcast.PLAYERS, broadcast.SPECTATORS)
 
 # Unicode's bidirectional embeddings, overrides, isolates and marks: in a line they would turn
 # the rest of the chat around (the next author's name shown backwards), or hide in it.
@@ -95,17 +95,7 @@ def room_of(game, user):
 
 def audience_of(game, room):
     """Who hears a line written in `room` now: the room's side while the game is played."""
-    return room if game.is_active else EVERYONE
-
-
-def hears(audience, is_player):
-    """Whether a socket hears a line with this audience. `is_player`: the socket is one of the
-    players' (None: not known yet, so it hears only what everyone may)."""
-    if audience == EVERYONE:
-        return True
-    if is_player is None:
-        return False
-    return (audience == PLAYERS) == is_player
+    return room if game.is_active else broadcast.EVERYONE
 
 
 def line_of(line, author_name=None):
@@ -156,7 +146,7 @@ def check_add_line(game_id, author, now):
     (`login_required`) and an author with BURST lines in this game within the last WINDOW
     (`chat_rate_limited`). Takes no lock."""
     if not getattr(author, "is_authenticated", False):
-        raise Refusal("login_required", "log in to chat; visitors can read the spectators' chat")
+        raise Refusal("login_required", LOGIN_REQUIRED)
     game = Game.objects.get(pk=game_id)
     recent = list(ChatLine.objects.filter(game=game, author=author, created_at__gt=now - WINDOW)
                   .order_by("-created_at").values_list("created_at", flat=True)[:BURST])
@@ -182,7 +172,16 @@ def notify_line(game, line):
     audience each socket checks before sending it on."""
     news = {**event({"type": "chat", **line_of(line)}),
             "audience": audience_of(game, line.room)}
-    transaction.on_commit(lambda: outbox.send(group_name(game.pk), news))
+    outbox.send_after_commit(group_name(game.pk), news)
+
+
+LOGIN_REQUIRED = "log in to chat; visitors can read the spectators' chat"
+
+
+def socket_chat(game_id, author, message, now=None):
+    """The game socket's `chat` message (play.consumers.take: its author is logged in), on a
+    writer thread."""
+    return add_line(game_id, author, clean_text(message.get("text")), now)
 
 
 def add_line(game_id, author, text, now=None):

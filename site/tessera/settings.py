@@ -299,7 +299,7 @@ API_MAX_BODY = 16 * 1024
 # Whether bot accounts (api.BotAccount) may play rated games: an operator who wants the
 # rated pools for people only turns it off, and a rated challenge to or from a bot is refused.
 BOT_ACCOUNTS_RATED = env_flag("BOT_ACCOUNTS_RATED", True)
-# Images drawn per client address (tessera.clients): a game's GIF costs seconds of CPU to draw
+# Images drawn per client address (live.clients): a game's GIF costs seconds of CPU to draw
 # once, a position's PNG a tenth of one. django-ratelimit's rates ("count/period").
 EXPORT_GIF_RATE = os.environ.get("EXPORT_GIF_RATE", "10/m")
 EXPORT_PNG_RATE = os.environ.get("EXPORT_PNG_RATE", "120/m")

@@ -6,12 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from dashboard import turns
 from dashboard.glance import overview
 from lobby import services as lobby
 from play import services
 from play.clock import TimeControl
-from play.models import Game
+from play.models import Game, awaiting
 
 pytestmark = pytest.mark.django_db
 
@@ -33,9 +32,9 @@ def test_games_awaiting_the_players_move(alice, bob, carol):
     other = start(bob, carol)                     # not alice's game
     done = start(alice, carol)
     services.resign(done.pk, alice, 0)
-    assert [g.pk for g in turns.awaiting(alice)] == [mine.pk, theirs.pk]
-    assert [g.pk for g in turns.awaiting(bob)] == [other.pk]
-    assert turns.awaiting(carol) == []
+    assert [g.pk for g in awaiting(alice)] == [mine.pk, theirs.pk]
+    assert [g.pk for g in awaiting(bob)] == [other.pk]
+    assert awaiting(carol) == []
 
 
 def test_the_home_page_lists_your_games_challenges_and_results(client, alice, bob, carol):

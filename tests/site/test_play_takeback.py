@@ -8,8 +8,9 @@ from django.utils import timezone
 
 import games
 from archive import positions as archive_positions
+
 from play import positions, services, takeback
-from play.clock import TimeControl
+from play.clock import TimeControl, clock_history
 from play.models import Game
 from play.services import PlayError
 from tests.site.played import start
@@ -147,9 +148,9 @@ def test_realtime_clocks_go_back_to_the_start_of_the_proposers_turn(alice, bob):
     assert game.running == 0 and game.turn_started_at >= accepted
     assert game.expires_at == game.turn_started_at + timedelta(milliseconds=at_alices_turn[0])
     # The clock history follows the history that stands.
-    assert archive_positions.clock_history(game) == [[60_000, 60_000], *[
+    assert clock_history(game) == [[60_000, 60_000], *[
         list(left) for left in game.action_rows.values_list("remaining0_ms", "remaining1_ms")]]
-    assert archive_positions.clock_history(game)[2] == at_alices_turn
+    assert clock_history(game)[2] == at_alices_turn
 
 
 def test_correspondence_gets_a_fresh_deadline(alice, bob):

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from live.outbox import Outbox
 from live.sockets import Refusal
-from play import services
+from play import broadcast, services
 from play.snapshots import snapshot
 from talk import services as talk
 from talk.models import ChatLine
@@ -208,4 +208,4 @@ def test_a_refused_line_is_no_news(alice, bob, django_capture_on_commit_callback
     ("everyone", True, True), ("everyone", False, True), ("everyone", None, True),
 ])
 def test_which_sockets_hear_a_line(audience, is_player, hears):
-    assert talk.hears(audience, is_player) is hears
+    assert broadcast.hears(audience, is_player) is hears

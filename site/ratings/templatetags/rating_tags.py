@@ -33,12 +33,10 @@ def badge_html(rating, provisional, deviation=None):
 def computer_mark_html(level):
     """The BOT mark of a computer player at `level`, or of a bot account (level None: a
     program playing through the API); static/js/ratings.js draws the same."""
-    from bots.accounts import level_name
-
     if level is None:
         return mark_safe('<span class="computer-mark" title="bot account">BOT</span> ')
     return format_html('<span class="computer-mark" title="computer player, level {} ({})">'
-                       'BOT {}</span> ', level, level_name(level), level)
+                       'BOT {}</span> ', level, display.computers.level_name(level), level)
 
 
 @register.simple_tag
