@@ -7,10 +7,13 @@ class ApiConfig(AppConfig):
 
     def ready(self):
         from api.receivers import plays_elsewhere
-        from api.tokens import marked_bot_account
+        from api.tokens import is_bot_account, marked_bot_account
+        from lobby.services import bot_accounts
         from play.signals import plays_elsewhere as asked
         from ratings.display import computers
 
         asked.connect(plays_elsewhere, dispatch_uid="api-bot-accounts-play-through-the-api")
         # The BOT mark beside a bot account's name (ratings sits below api).
         computers.is_bot_account = marked_bot_account
+        # Rated challenges to or from a bot account, when BOT_ACCOUNTS_RATED is off.
+        bot_accounts.is_bot_account = is_bot_account

@@ -24,8 +24,8 @@ FLOORS = [
     ("accounts", "ratings", "rules"),
     # The game core: start, move, end, clocks, presence, the game socket and page.
     ("play",),
-    # Around a game: its chat, the lobby that starts games, the operators' metrics.
-    ("talk", "lobby", "ops"),
+    # Around a game: its chat, the lobby that starts games.
+    ("talk", "lobby"),
     # The computer players and their jobs; the mail notices (of moves and challenges).
     ("bots", "notifications"),
     # What is built of games and computers: tournaments, lessons and puzzles, the opening
@@ -33,8 +33,9 @@ FLOORS = [
     ("tournaments", "learn", "explorer", "watch"),
     # The archive of finished games; a player's dashboard.
     ("archive", "dashboard"),
-    # Analysis of archived games; the public API.
-    ("analysis", "api"),
+    # Analysis of archived games; the public API; the operators' health, metrics and logs
+    # (they read the lanes, the sockets and the job queue).
+    ("analysis", "api", "ops"),
     # The project: settings, routing, the home page.
     ("tessera",),
 ]
