@@ -352,7 +352,7 @@ async def game_stream(request, game_id: int):
     await sync_to_async(existing)(game_id)
 
     def opening():
-        snapshot = play_services.current(game_id, who.user)
+        snapshot = play_services.snapshot_for(game_id, who.user)
         return [{"type": "snapshot", "game": snapshot}], snapshot.get("status") != "active"
 
     return streams.ndjson(streams.relay(who, [group_name(game_id)], opening,

@@ -379,7 +379,7 @@ def test_a_bot_account_has_the_bot_mark_beside_its_name_everywhere(client, alice
         assert mark in text, page
         assert text.count("computer-mark\"") == text.count(mark), page  # alice has none
     # The pages' scripts draw it from the badge the JSON carries (static/js/ratings.js).
-    players = play_services.current(live.pk)["players"]
+    players = play_services.snapshot_for(live.pk)["players"]
     assert [p["rating"].get("bot") for p in players] == [None, True]
 
 
