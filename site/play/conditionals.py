@@ -148,14 +148,14 @@ def _turn(game, state, player, turn, number, index):
 # -- the owner's messages --------------------------------------------------------------------------
 
 def save(game_id, user, ply, lines, now=None):
-    return in_locked_game(game_id, user, _save, ply, lines, now=now)
+    return in_locked_game(game_id, user, do_save_conditions, ply, lines, now=now)
 
 
 def clear(game_id, user, now=None):
-    return in_locked_game(game_id, user, _clear, now=now)
+    return in_locked_game(game_id, user, do_clear_conditions, now=now)
 
 
-def _save(game, me, now, ply, lines):
+def do_save_conditions(game, me, now, ply, lines):
     require_player(me)
     if not game.is_active:
         raise game_over(game)
@@ -176,7 +176,7 @@ def _save(game, me, now, ply, lines):
     return []
 
 
-def _clear(game, me, now):
+def do_clear_conditions(game, me, now):
     require_player(me)
     if game.conditionals.filter(player=me).delete()[0]:
         _waiting(game, game.conditionals.exists())
