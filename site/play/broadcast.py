@@ -71,3 +71,9 @@ def now_to_seat(game_id, player, message):
     """Send `message` now to the sockets of one player of the game (player index): news
     nobody else may hear (a premove). The game socket drops it on everyone else's."""
     outbox.send(group_name(game_id), {**event(message), "seat": player})
+
+
+def to_seat(game, player, message):
+    """now_to_seat() once the current transaction commits: a player's own queued turn or
+    conditional lines, never heard of before they are stored."""
+    outbox.send_after_commit(group_name(game.pk), {**event(message), "seat": player})

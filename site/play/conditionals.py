@@ -25,7 +25,6 @@ Little Golem's conditional moves), so a forced sequence plays itself while its o
 Size: at most MAX_LINES lines of at most MAX_EXCHANGES exchanges (their turn and the reply)
 each; a turn is at most MAX_TURN_ACTIONS actions. See docs/protocol.md, "Conditional moves".
 """
-from django.db import transaction
 
 import games
 from play import broadcast
@@ -35,10 +34,6 @@ from play.services import PlayError, do_play, game_over, in_locked_game, require
 MAX_LINES = 16
 MAX_EXCHANGES = 8
 MAX_TURN_ACTIONS = 8
-
-
-def _tell_owner(game, player, message):
-    transaction.on_commit(lambda: broadcast.now_to_seat(game.pk, player, message))
 
 
 def player_to_move(game, state):
@@ -172,7 +167,7 @@ def do_save_conditions(game, me, now, ply, lines):
     conditional, _ = Conditional.objects.update_or_create(
         game=game, player=me, defaults={"ply": ply, "takebacks": game.takebacks, "tree": tree})
     _waiting(game, True)
-    _tell_owner(game, me, message_of(conditional))
+    broadcast.to_seat(game, me, message_of(conditional))
     return []
 
 
@@ -180,7 +175,7 @@ def do_clear_conditions(game, me, now):
     require_player(me)
     if game.conditionals.filter(player=me).delete()[0]:
         _waiting(game, game.conditionals.exists())
-        _tell_owner(game, me, {"type": "conditions_cleared", "reason": "cleared"})
+        broadcast.to_seat(game, me, {"type": "conditions_cleared", "reason": "cleared"})
     return []
 
 
@@ -228,11 +223,11 @@ def follow(game, now):
     if then and game.is_active:
         advanced = Conditional.objects.create(game=game, player=owner, ply=game.ply_count,
                                               takebacks=game.takebacks, tree=then)
-        _tell_owner(game, owner, {**message_of(advanced), "played": branch["play"],
+        broadcast.to_seat(game, owner, {**message_of(advanced), "played": branch["play"],
                                   "after": theirs})
     else:
         _waiting(game, game.conditionals.exists())
-        _tell_owner(game, owner, {"type": "conditions_cleared", "reason": "played",
+        broadcast.to_seat(game, owner, {"type": "conditions_cleared", "reason": "played",
                                   "played": branch["play"], "after": theirs})
     return True
 
@@ -261,6 +256,6 @@ def drop_all(game, why):
 
 
 def _discarded(game, owner, reason, theirs):
-    _tell_owner(game, owner, {"type": "conditions_cleared", "reason": "discarded",
+    broadcast.to_seat(game, owner, {"type": "conditions_cleared", "reason": "discarded",
                               "message": f"your conditional moves were discarded: {reason}",
                               "after": theirs})

@@ -14,6 +14,8 @@ from datetime import timedelta
 
 from django.conf import settings
 
+from play.seats import opponent
+
 
 def first_move_limit():
     return timedelta(seconds=settings.PLAY_FIRST_MOVE_SECONDS)
@@ -51,4 +53,4 @@ def lapse(game, now):
         return ("idle", None)
     if game.first_move_pending():
         return ("no_start", None)
-    return ("time", 1 - game.running)
+    return ("time", opponent(game.running))

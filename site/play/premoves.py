@@ -20,7 +20,6 @@ What the owner hears (their sockets only, through the game group's per-seat news
 """
 from datetime import timedelta
 
-from django.db import transaction
 
 import games
 from live.sql import converted, converters, fetch, quote, table
@@ -31,10 +30,6 @@ from play.services import PlayError, do_play, game_over, in_locked_game, require
 PREMOVE_CHARGE_MS = 100
 # The longest turn a premove may hold: Colorful's two stones, Copolymer's forced claims.
 MAX_ACTIONS = 8
-
-
-def _tell_owner(game, player, message):
-    transaction.on_commit(lambda: broadcast.now_to_seat(game.pk, player, message))
 
 
 def queued_message(premove):
@@ -75,7 +70,7 @@ def do_queue_premove(game, me, now, ply, actions):
         game=game, player=me,
         defaults={"ply": ply, "takebacks": game.takebacks, "actions": canonical})
     _waiting(game, True)
-    _tell_owner(game, me, queued_message(premove))
+    broadcast.to_seat(game, me, queued_message(premove))
     return []
 
 
@@ -83,7 +78,7 @@ def do_cancel_premove(game, me, now):
     require_player(me)
     if game.premoves.filter(player=me).delete()[0]:
         _waiting(game, game.premoves.exists())
-        _tell_owner(game, me, {"type": "premove_cleared", "reason": "cancelled"})
+        broadcast.to_seat(game, me, {"type": "premove_cleared", "reason": "cancelled"})
     return []
 
 
@@ -121,7 +116,7 @@ def follow(game, after):
         return False
     for action in premove.actions:
         do_play(game, owner, now, game.ply_count, action)
-    _tell_owner(game, owner, {"type": "premove_cleared", "reason": "played",
+    broadcast.to_seat(game, owner, {"type": "premove_cleared", "reason": "played",
                               "actions": list(premove.actions)})
     return True
 
@@ -150,7 +145,7 @@ def taken(game):
 
 
 def _dropped(game, premove, reason):
-    _tell_owner(game, premove.player, {
+    broadcast.to_seat(game, premove.player, {
         "type": "premove_cleared", "reason": "dropped", "code": reason.code,
         "message": reason.message, "actions": list(premove.actions)})
 
