@@ -198,6 +198,9 @@ def test_readyz_flips_to_503_on_sigterm_and_the_process_then_stops(site_servers)
     server.process.wait(timeout=30)
 
 
+# The lanes' writer threads check their connection after each job (live.lanes._job): that is
+# database access, which pytest-django allows only to tests that ask for it.
+@pytest.mark.django_db
 def test_metrics_show_how_busy_the_database_lanes_are(client, settings):
     """A change holding a game's lane on a writer thread, a second change of that game waiting
     behind it: the scrape counts the busy thread and the waiting change, then neither."""
