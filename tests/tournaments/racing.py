@@ -13,22 +13,27 @@ from siteservers import ROOT, migrate
 SETUP = """
 from datetime import timedelta
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 from play.clock import TimeControl
 from tournaments import services
 User = get_user_model()
 people = [User.objects.create_user(f"racer{n}") for n in range(10)]
 now = timezone.now()
-arena = services.create(people[0], name="race arena", kind="arena", game="hadron",
-                        options={"size": 5}, time_control=TimeControl("realtime", 3, 2),
-                        rated=True, starts_at=now, minutes=30)
-robin = services.create(people[0], name="race robin", kind="roundrobin", game="hadron",
-                        options={"size": 5}, time_control=TimeControl("correspondence", days=3),
-                        rated=False, starts_at=now, double=True)
-for person in people[:8]:
-    services.join(arena.pk, person)
-for person in people[4:]:
-    services.join(robin.pk, person)
+# Both events appear with all their players at once: a tick of any other process on this
+# database would otherwise start an event due now with fewer than two players, and cancel it.
+with transaction.atomic():
+    arena = services.create(people[0], name="race arena", kind="arena", game="hadron",
+                            options={"size": 5}, time_control=TimeControl("realtime", 3, 2),
+                            rated=True, starts_at=now, minutes=30)
+    robin = services.create(people[0], name="race robin", kind="roundrobin", game="hadron",
+                            options={"size": 5},
+                            time_control=TimeControl("correspondence", days=3),
+                            rated=False, starts_at=now, double=True)
+    for person in people[:8]:
+        services.join(arena.pk, person)
+    for person in people[4:]:
+        services.join(robin.pk, person)
 print(arena.pk, robin.pk)
 """
 
