@@ -166,7 +166,7 @@ def do_save_conditions(game, me, now, ply, lines):
     tree = checked_tree(game, state, me, lines)
     conditional, _ = Conditional.objects.update_or_create(
         game=game, player=me, defaults={"ply": ply, "takebacks": game.takebacks, "tree": tree})
-    _waiting(game, True)
+    game.mark_waiting("conditions_waiting", True)
     broadcast.to_seat(game, me, message_of(conditional))
     return []
 
@@ -174,15 +174,9 @@ def do_save_conditions(game, me, now, ply, lines):
 def do_clear_conditions(game, me, now):
     require_player(me)
     if game.conditionals.filter(player=me).delete()[0]:
-        _waiting(game, game.conditionals.exists())
+        game.mark_waiting("conditions_waiting", game.conditionals.exists())
         broadcast.to_seat(game, me, {"type": "conditions_cleared", "reason": "cleared"})
     return []
-
-
-def _waiting(game, flag):
-    if game.conditions_waiting != flag:
-        game.conditions_waiting = flag
-        Game.objects.filter(pk=game.pk).update(conditions_waiting=flag)
 
 
 # -- after the opponent's turn ---------------------------------------------------------------------
@@ -208,7 +202,7 @@ def follow(game, now):
         reason = _why_not(game, owner, state, branch["play"])
     if reason is not None:
         _discarded(game, owner, reason, theirs)
-        _waiting(game, game.conditionals.exists())
+        game.mark_waiting("conditions_waiting", game.conditionals.exists())
         return False
     then = branch.get("then") or []
     # The reply's own store writes the flag with the move (services.MOVE_FIELDS).
@@ -224,11 +218,11 @@ def follow(game, now):
         advanced = Conditional.objects.create(game=game, player=owner, ply=game.ply_count,
                                               takebacks=game.takebacks, tree=then)
         broadcast.to_seat(game, owner, {**message_of(advanced), "played": branch["play"],
-                                  "after": theirs})
+                                        "after": theirs})
     else:
-        _waiting(game, game.conditionals.exists())
+        game.mark_waiting("conditions_waiting", game.conditionals.exists())
         broadcast.to_seat(game, owner, {"type": "conditions_cleared", "reason": "played",
-                                  "played": branch["play"], "after": theirs})
+                                        "played": branch["play"], "after": theirs})
     return True
 
 
@@ -257,5 +251,5 @@ def drop_all(game, why):
 
 def _discarded(game, owner, reason, theirs):
     broadcast.to_seat(game, owner, {"type": "conditions_cleared", "reason": "discarded",
-                              "message": f"your conditional moves were discarded: {reason}",
-                              "after": theirs})
+                                    "message": f"your conditional moves were discarded: {reason}",
+                                    "after": theirs})

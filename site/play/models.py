@@ -314,6 +314,13 @@ class Game(models.Model):
     def vacation_since(self, player_index: PlayerIndex):
         return (self.vacation0_since, self.vacation1_since)[player_index]
 
+    def mark_waiting(self, flag, waiting):
+        """Set one of the flags that spare every move a look-up (`premove_waiting`,
+        `conditions_waiting`) here and in the row, with one UPDATE, only when it changes."""
+        if getattr(self, flag) != waiting:
+            setattr(self, flag, waiting)
+            Game.objects.filter(pk=self.pk).update(**{flag: waiting})
+
     def absent_since(self, player_index: PlayerIndex):
         return (self.absent0_since, self.absent1_since)[player_index]
 

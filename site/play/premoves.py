@@ -69,7 +69,7 @@ def do_queue_premove(game, me, now, ply, actions):
     premove, _ = Premove.objects.update_or_create(
         game=game, player=me,
         defaults={"ply": ply, "takebacks": game.takebacks, "actions": canonical})
-    _waiting(game, True)
+    game.mark_waiting("premove_waiting", True)
     broadcast.to_seat(game, me, queued_message(premove))
     return []
 
@@ -77,15 +77,9 @@ def do_queue_premove(game, me, now, ply, actions):
 def do_cancel_premove(game, me, now):
     require_player(me)
     if game.premoves.filter(player=me).delete()[0]:
-        _waiting(game, game.premoves.exists())
+        game.mark_waiting("premove_waiting", game.premoves.exists())
         broadcast.to_seat(game, me, {"type": "premove_cleared", "reason": "cancelled"})
     return []
-
-
-def _waiting(game, flag):
-    if game.premove_waiting != flag:
-        game.premove_waiting = flag
-        Game.objects.filter(pk=game.pk).update(premove_waiting=flag)
 
 
 # -- after the opponent's action -----------------------------------------------------------------
@@ -117,7 +111,7 @@ def follow(game, after):
     for action in premove.actions:
         do_play(game, owner, now, game.ply_count, action)
     broadcast.to_seat(game, owner, {"type": "premove_cleared", "reason": "played",
-                              "actions": list(premove.actions)})
+                                    "actions": list(premove.actions)})
     return True
 
 
