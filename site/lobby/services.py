@@ -59,6 +59,8 @@ def lock_proposer(user):
 
 def create_seek(owner, *, game, options, time_control, side, rated=True,
                 rating_range=None) -> Seek:
+    if rated and not settings.BOT_ACCOUNTS_RATED and bot_account_among(owner):
+        raise LobbyError(BOTS_CASUAL)
     with transaction.atomic():
         lock_proposer(owner)
         if open_seeks().filter(owner=owner).count() >= MAX_OPEN_SEEKS:
@@ -90,6 +92,7 @@ def accept_seek(user, seek_id: int):
     # Before the transaction: on SQLite a read ahead of the accepting UPDATE would turn a
     # race between accepters into "database is locked" instead of a clean refusal.
     check_rating_range(user, seek_id)
+    check_bot_accounts(user, seek_id)
     with transaction.atomic():
         taken = (Seek.objects.filter(pk=seek_id, status=Seek.Status.OPEN).exclude(owner=user)
                  .close(Seek.Status.TAKEN, accepted_by=user))
@@ -121,6 +124,18 @@ def check_rating_range(user, seek_id: int) -> None:
                          f"yours is {mine}.", 403)
 
 
+def check_bot_accounts(user, seek_id: int) -> None:
+    """With BOT_ACCOUNTS_RATED off, a rated seek is neither taken by a bot account nor
+    taken from one (made before the operator turned it off). A seek that is gone or not open
+    is left to the accepting UPDATE to explain."""
+    if settings.BOT_ACCOUNTS_RATED:
+        return
+    seek = (Seek.objects.select_related("owner")
+            .filter(pk=seek_id, status=Seek.Status.OPEN, rated=True).first())
+    if seek is not None and seek.owner_id != user.pk and bot_account_among(user, seek.owner):
+        raise LobbyError(BOTS_CASUAL)
+
+
 def refusal(seek: Seek | None, user, doing: str) -> LobbyError:
     """Why a seek could not be cancelled or accepted."""
     if seek is None:
@@ -145,7 +160,7 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side,
     if opponent.pk == challenger.pk:
         raise LobbyError("You cannot challenge yourself.")
     if rated and not settings.BOT_ACCOUNTS_RATED and bot_account_among(challenger, opponent):
-        raise LobbyError("Bot accounts play casual games only on this site.")
+        raise LobbyError(BOTS_CASUAL)
     with transaction.atomic():
         lock_proposer(challenger)
         pending = pending_challenges(challenger).filter(challenger=challenger)
@@ -164,6 +179,10 @@ def create_challenge(challenger, *, opponent, game, options, time_control, side,
         transaction.on_commit(lambda: signals.challenge_made.send(sender=Challenge,
                                                                   challenge_id=challenge.pk))
     return challenge
+
+
+# BOT_ACCOUNTS_RATED off: the operator keeps bot accounts out of rated seeks and challenges.
+BOTS_CASUAL = "Bot accounts play casual games only on this site."
 
 
 class BotAccounts:

@@ -401,6 +401,38 @@ def test_the_operator_keeps_bot_accounts_out_of_rated_games(client, alice, bob, 
                 body=rated).status_code == 201
 
 
+def test_the_operator_keeps_bot_accounts_out_of_rated_seeks(alice, bob, carol, settings):
+    """BOT_ACCOUNTS_RATED off: a bot account can neither make a rated seek nor take one (nor
+    can anyone take a bot account's rated seek made before it was turned off); casual seeks
+    go through, and with the setting on everything does."""
+    from lobby import services as lobby_services
+    from lobby.models import Seek
+    from play.clock import TimeControl
+
+    def seek(owner, rated):
+        return lobby_services.create_seek(owner, game="hadron", options={"size": 5},
+                                          time_control=TimeControl.untimed(), side="first",
+                                          rated=rated)
+
+    BotAccount.objects.create(user=bob)
+    bots_rated_seek = seek(bob, rated=True)  # made while the setting was on
+    people_rated_seek = seek(alice, rated=True)
+    settings.BOT_ACCOUNTS_RATED = False
+    with pytest.raises(lobby_services.LobbyError, match="casual"):
+        seek(bob, rated=True)
+    with pytest.raises(lobby_services.LobbyError, match="casual"):
+        lobby_services.accept_seek(bob, people_rated_seek.pk)
+    with pytest.raises(lobby_services.LobbyError, match="casual"):
+        lobby_services.accept_seek(carol, bots_rated_seek.pk)
+    assert Seek.objects.filter(status=Seek.Status.OPEN).count() == 2
+    assert not Game.objects.exists()
+    casual = seek(bob, rated=False)
+    assert not lobby_services.accept_seek(carol, casual.pk).rated
+    settings.BOT_ACCOUNTS_RATED = True
+    assert lobby_services.accept_seek(bob, people_rated_seek.pk).rated
+    assert seek(bob, rated=True).rated
+
+
 # -- the description ---------------------------------------------------------------------------
 
 def django_api_paths():
