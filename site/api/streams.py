@@ -4,11 +4,13 @@
 Each is an async generator served by Daphne without a thread of its own: it joins the
 channel-layer groups the site's sockets already hear (a player's "user-<id>" group for the
 event stream, the game's "game-<id>" group for the game stream) on a channel of its own and
-writes each `live.event` as it comes, the text the sockets get. With nothing to say for
-API_STREAM_KEEPALIVE seconds it writes an empty line (so proxies and clients see the
-connection alive) after asking the database whether the token still stands: a revoked token
-or a deactivated account ends the stream there. When the client goes, Django cancels the
-generator and the `finally` leaves the groups.
+writes each `live.event` as it comes, the text the sockets get. It also joins its token's
+group and its account's (live.groups): a revocation (api.tokens) ends the stream at once, and
+a change to the account (a deactivation) has it ask the database whether the token still
+stands. With nothing to say for API_STREAM_KEEPALIVE seconds it writes an empty line (so
+proxies and clients see the connection alive) after asking the same, in case a revocation's
+news was lost. When the client goes, Django cancels the generator and the `finally` leaves
+the groups.
 """
 import asyncio
 import json
@@ -19,6 +21,7 @@ from django.conf import settings
 from django.http import StreamingHttpResponse
 
 from api.models import ApiToken
+from live import groups as live_groups
 
 KEEP_ALIVE = b"\n"
 
@@ -49,6 +52,9 @@ async def relay(caller, groups, opening, last_one=lambda message: False):
     last."""
     layer = get_channel_layer()
     channel = await layer.new_channel("api-stream.")
+    groups = [*groups, live_groups.account(caller.user.pk)]
+    if caller.token is not None:
+        groups.append(live_groups.token(caller.token.pk))
     for group in groups:
         await layer.group_add(group, channel)
     allowed = sync_to_async(still_allowed)
@@ -65,7 +71,12 @@ async def relay(caller, groups, opening, last_one=lambda message: False):
                     return
                 yield KEEP_ALIVE
                 continue
-            if news.get("type") != "live.event":
+            kind = news.get("type")
+            if kind == "token.revoked":
+                return
+            if kind == "session.check" and not await allowed(caller):
+                return
+            if kind != "live.event":
                 continue  # the sockets' own bookkeeping (timers, sessions)
             text = news["text"]
             yield text.encode() + b"\n"

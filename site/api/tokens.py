@@ -7,6 +7,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from api.models import ApiToken, BotAccount, Scope
+from live import groups, outbox
+from live.auth import TokenGrant
 
 # Recognisable in a leaked-secrets scan, like GitHub's "ghp_".
 SECRET_PREFIX = "tsr_"
@@ -62,9 +64,36 @@ def find(secret):
 
 
 def revoke(user, token_id):
-    """Revoke one of `user`'s tokens; False when it has no such live token."""
-    return bool(ApiToken.objects.filter(pk=token_id, user=user, revoked_at=None)
-                .update(revoked_at=timezone.now()))
+    """Revoke one of `user`'s tokens; False when it has no such live token. Requests with it
+    fail from now on (find() reads the table every time); the sockets and API streams open
+    with it close once the revocation is committed (the token's channel-layer group)."""
+    with transaction.atomic():
+        revoked = bool(ApiToken.objects.filter(pk=token_id, user=user, revoked_at=None)
+                       .update(revoked_at=timezone.now()))
+        if revoked:
+            outbox.send_after_commit(groups.token(token_id), {"type": "token.revoked"})
+    return revoked
+
+
+def holds(token_id):
+    """Whether the token is still live and its owner active (for an open socket or stream)."""
+    return ApiToken.objects.filter(pk=token_id, revoked_at=None, user__is_active=True).exists()
+
+
+def socket_grant(secret):
+    """(user, live.auth.TokenGrant) for a websocket handshake with this token, or None: it
+    watches with a read scope (read, play or bot play), and plays with the play scope, or
+    with bot play for a bot account (whose cookie cannot play on the socket)."""
+    token = find(secret)
+    if token is None:
+        return None
+    scopes = set(token.scopes)
+    bot = is_bot_account(token.user)
+    needed = Scope.BOT if bot else Scope.PLAY
+    return token.user, TokenGrant(
+        token_id=token.pk, reads=bool(scopes & {Scope.READ, Scope.PLAY, Scope.BOT}),
+        plays=needed in scopes,
+        why_not=f"this token lacks the scope: {Scope(needed).label.lower()}")
 
 
 def is_bot_account(user):

@@ -14,7 +14,14 @@ handshake out at once. Unlike it, a socket never writes the session (no flush, n
 what a failed check means for the session is for the next page load to settle, where the
 browser can be given a new cookie. Nothing is cached between handshakes. A socket's user is
 fixed at its handshake, as with Channels.
+
+A program may open a socket with a personal API token instead (`Authorization: Bearer ...` on
+the handshake, never in the URL): then the cookie is not read at all, and the token says who
+is on the socket and what it may do (a `TokenGrant`, made by the api app through the `bearer`
+hook: live imports no app). An unknown or revoked token is refused at the handshake (HTTP 403).
+The socket lives no longer than its token (live.sessions).
 """
+from dataclasses import dataclass
 from importlib import import_module
 
 from django.conf import settings
@@ -25,6 +32,45 @@ from django.http.cookie import parse_cookie
 from django.utils.crypto import constant_time_compare
 
 from live import lanes
+
+BEARER = "bearer "
+
+
+@dataclass(frozen=True)
+class TokenGrant:
+    """What the personal API token of a socket's handshake allows: `reads` (watch a game,
+    as the API's read scopes), `plays` (act in its owner's games: the play scope, or bot play
+    for a bot account); `why_not` says why it may not play."""
+
+    token_id: int
+    reads: bool
+    plays: bool
+    why_not: str = ""
+
+
+class Bearer:
+    """The api app's answers, filled in at its ready(): `grant(secret)` -> (user, TokenGrant)
+    or None (a writer thread: it notes when the token was last used); `holds(token_id)`,
+    whether the token is still live and its owner active (any database thread)."""
+
+    def __init__(self):
+        self.grant = lambda secret: None
+        self.holds = lambda token_id: False
+
+
+bearer = Bearer()
+
+
+def bearer_secret(scope):
+    """The token of an `Authorization: Bearer ...` header on the handshake; "" for a bearer
+    header without one; None when there is no such header (a browser's handshake)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            text = value.decode("latin1")
+            if text[:len(BEARER)].lower() == BEARER:
+                return text[len(BEARER):].strip()
+            return ""
+    return None
 
 
 def session_key(scope):
@@ -69,11 +115,21 @@ async def user_of(scope):
 
 
 class SessionAuthMiddleware:
-    """ASGI middleware for websockets: `scope["user"]` from the session cookie."""
+    """ASGI middleware for websockets: `scope["user"]` from the session cookie, or from the
+    API token of an `Authorization` header (then `scope["token"]` is its TokenGrant)."""
 
     def __init__(self, inner):
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
-        scope = dict(scope, user=await user_of(scope))
-        return await self.inner(scope, receive, send)
+        secret = bearer_secret(scope)
+        if secret is None:
+            scope = dict(scope, user=await user_of(scope), token=None)
+            return await self.inner(scope, receive, send)
+        found = await lanes.write(bearer.grant, secret) if secret else None
+        if found is None:
+            from channels.security.websocket import WebsocketDenier
+
+            return await WebsocketDenier()(scope, receive, send)
+        user, grant = found
+        return await self.inner(dict(scope, user=user, token=grant), receive, send)

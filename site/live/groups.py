@@ -6,6 +6,8 @@
 * `user(id)`: a person's lobby and notification sockets: their challenges, their `turn`s.
 * `account(id)`: every socket of an account, which a password change or a deactivation
   closes (live.sessions).
+* `token(id)`: every socket and API stream opened with a personal API token, which its
+  revocation closes (api.tokens, live.sessions).
 * `tournament(id)`: the sockets on a tournament's page (tournaments.news).
 """
 GAMES = "games"
@@ -22,6 +24,10 @@ def user(user_id):
 
 def account(user_id):
     return f"account-{user_id}"
+
+
+def token(token_id):
+    return f"token-{token_id}"
 
 
 def tournament(tournament_id):

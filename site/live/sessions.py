@@ -19,6 +19,11 @@ session. So:
 
 A closed socket gets close code 4001; the page reconnects, and its new handshake is that of a
 visitor (or of the new session).
+
+A socket opened with a personal API token (live.auth.TokenGrant) lives no longer than the
+token: it also joins the token's `token-<id>` group, whose revocation (api.tokens) closes it
+at once with 4001; a change to the account asks whether the token still holds (its owner
+deactivated); and each change it makes checks the token again instead of a session.
 """
 import functools
 
@@ -100,6 +105,27 @@ class SessionEnded(Refusal):
 
     def __init__(self):
         super().__init__("session_ended", "you are no longer logged in here: reload the page")
+
+
+class TokenEnded(Refusal):
+    """An action on a socket whose API token was revoked (or its owner deactivated)."""
+
+    close_code = SESSION_CLOSE_CODE
+
+    def __init__(self):
+        super().__init__("bad_token", "this token is revoked")
+
+
+def token_checked(service, token_id):
+    """`service`, run after checking that the socket's API token still holds."""
+    from live.auth import bearer
+
+    def run(*args, **kwargs):
+        if not bearer.holds(token_id):
+            raise TokenEnded()
+        return service(*args, **kwargs)
+
+    return run
 
 
 def checked(service, key, user_id):

@@ -131,10 +131,13 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def join(self, *groups):
         """Join channel-layer groups: before accepting, so nothing announced meanwhile is
         lost. A logged-in user's socket joins their account's group too (live.sessions)."""
+        from live.groups import token as token_group
         from live.sessions import account_group
 
         if self.user_id() is not None:
             groups = (*groups, account_group(self.user_id()))
+        if self.token() is not None:
+            groups = (*groups, token_group(self.token().token_id))
         self.joined_groups = list(groups)
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -229,33 +232,52 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     # -- the log-in it was opened with (live.sessions) -------------------------------------
 
+    def token(self):
+        """The API token of the handshake (live.auth.TokenGrant), if it came with one."""
+        return self.scope.get("token")
+
     def session(self):
-        """The session key of the handshake."""
+        """The session key of the handshake (None for a token's: its cookie is not read)."""
         from live.auth import session_key
 
-        return session_key(self.scope)
+        return None if self.token() is not None else session_key(self.scope)
 
     def checked(self, service):
-        """`service` run only while this socket's session still names its user."""
+        """`service` run only while this socket's session still names its user (or its
+        token still holds)."""
         from live import sessions
 
+        if self.token() is not None:
+            return sessions.token_checked(service, self.token().token_id)
         return sessions.checked(service, self.session(), self.user_id())
 
     async def session_ended(self, event):
         """A log-out: the sockets opened with that session close."""
         from live.sessions import SESSION_CLOSE_CODE
 
-        if event.get("session") == self.session():
+        if self.token() is None and event.get("session") == self.session():
             await self.close(code=SESSION_CLOSE_CODE)
 
     async def session_check(self, event):
         """The account changed (password, deactivation): close unless the session still
-        names this socket's user."""
+        names this socket's user (or its token still holds: a password change leaves
+        tokens alone, a deactivation does not)."""
         from live import lanes
+        from live.auth import bearer
         from live.sessions import SESSION_CLOSE_CODE, still_logged_in
 
-        if not await lanes.read(still_logged_in, self.session(), self.user_id()):
+        if self.token() is not None:
+            holds = await lanes.read(bearer.holds, self.token().token_id)
+        else:
+            holds = await lanes.read(still_logged_in, self.session(), self.user_id())
+        if not holds:
             await self.close(code=SESSION_CLOSE_CODE)
+
+    async def token_revoked(self, event):
+        """The token this socket was opened with is revoked (api.tokens): close at once."""
+        from live.sessions import SESSION_CLOSE_CODE
+
+        await self.close(code=SESSION_CLOSE_CODE)
 
     # -- keep-alive (live.registry, every LIVE_KEEPALIVE seconds) ---------------------------
 

@@ -1,6 +1,6 @@
 """The live game websocket, /ws/game/<id>/: a thin adapter over play.services.
 
-Authenticate (the session, through live.auth.SessionAuthMiddleware), parse and type-check the
+Authenticate (the session or an API token, through live.auth.SessionAuthMiddleware), parse and type-check the
 message (live.sockets), and hand the change to the game's lane (live.lanes), which runs it on
 a database thread after every earlier change to the same game. What the change broadcasts
 reaches every socket of the game, this one included, through the game's group. Players and
@@ -114,12 +114,18 @@ class GameConsumer(JsonSocket):
     # Which player's socket this is (player index; None: a spectator's): news for one seat
     # (a premove) reaches only that player's sockets.
     seat = None
-    plays_elsewhere = None  # why this account may not play here (play.signals), if it may not
+    # Why this socket may not play, if it may not: (code, message). A bot account's cookie
+    # (play.signals.plays_elsewhere: it plays through the API), or an API token without the
+    # scope to play (live.auth.TokenGrant: a read token watches only).
+    cannot_play = None
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        if self.game_id > MAX_GAME_ID or not self.admitted():
+        token = self.token()
+        # An API token watches with a read scope (as GET /api/v1/games/{id}), or not at all.
+        if self.game_id > MAX_GAME_ID or (token is not None and not token.reads) \
+                or not self.admitted():
             await self.refuse()
             return
         # Every connection costs a snapshot: over the address's or the account's budget
@@ -138,9 +144,15 @@ class GameConsumer(JsonSocket):
             self.joined_groups = None   # nothing for disconnect() to undo
             await self.refuse()
             return
-        # A bot account watches and chats here but plays only through the API (play.signals).
-        if self.user_id() is not None:
-            self.plays_elsewhere = await lanes.read(signals.why_plays_elsewhere, self.user_id())
+        if token is not None:
+            if not token.plays:
+                self.cannot_play = ("scope_required", token.why_not)
+        elif self.user_id() is not None:
+            # A bot account's cookie watches and chats here; it plays through the API, or on
+            # this socket with its token (play.signals).
+            why = await lanes.read(signals.why_plays_elsewhere, self.user_id())
+            if why:
+                self.cannot_play = ("bot_account", why)
         await self.accept()
         rooms.enter(self.game_id, self)
         await self.send_snapshot(snapshot)
@@ -161,8 +173,8 @@ class GameConsumer(JsonSocket):
 
     def player(self):
         user = self.logged_in("log in to play; visitors can only watch")
-        if self.plays_elsewhere:
-            raise Refusal("bot_account", self.plays_elsewhere)
+        if self.cannot_play:
+            raise Refusal(*self.cannot_play)
         return user
 
     async def act(self, service, user, *args, **kwargs):
@@ -226,6 +238,9 @@ class GameConsumer(JsonSocket):
     async def on_taken(self, message):
         answer, login_required = _taken[message["type"]]
         author = self.logged_in(login_required)
+        token = self.token()
+        if token is not None and not token.plays:  # a read token only watches
+            raise Refusal("scope_required", token.why_not)
         for reply in await lanes.write(self.checked(answer), self.game_id, author, message,
                                        now=self.received_at):
             await self.send_json(reply)
