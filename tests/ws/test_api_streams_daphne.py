@@ -1,7 +1,8 @@
 """The API's NDJSON streams on a real Daphne server (docs/api.md): the event stream hears a
 challenge, its answer and the game's start; the game stream gives the snapshot, then each
-action, and ends after the game's end; a revoked token ends an open stream at the next
-keep-alive; a client that goes away leaves the server serving."""
+action, and ends after the game's end; a token revoked behind the server's back (no news of
+it: tests/ws/test_api_tokens_daphne.py has the tokens page's revocation, which ends a stream at
+once) ends an open stream at the next keep-alive; a client that goes away leaves the server serving."""
 import json
 
 import pytest
