@@ -18,10 +18,12 @@ from api.tokens import is_bot_account
 from archive import exports, queries
 from archive.forms import ArchiveFilter
 from live import groups
+from live.sockets import Refusal
 from lobby import listing as lobby_listing, services as lobby_services
 from lobby.forms import ChallengeForm
 from play import services as play_services
 from play.models import Game
+from talk import services as talk_services
 
 api = NinjaAPI(title="Tessera API", version="1", urls_namespace="api",
                auth=[TokenAuth(), CookieAuth()], docs_url="/docs")
@@ -72,6 +74,16 @@ def http_error(request, exc):
 @api.exception_handler(play_services.PlayError)
 def play_refused(request, exc):
     return error(request, exc.code, exc.message, PLAY_STATUS.get(exc.code, 409))
+
+
+# Each HTTP status of the chat's refusals (live.sockets.Refusal, the socket's codes).
+CHAT_STATUS = {"login_required": 401, "bad_message": 400, "chat_rate_limited": 429,
+               "chat_off": 403}
+
+
+@api.exception_handler(Refusal)
+def socket_refusal(request, exc):
+    return error(request, exc.code, exc.message, CHAT_STATUS.get(exc.code, 409))
 
 
 @api.exception_handler(lobby_services.LobbyError)
@@ -254,6 +266,23 @@ def abort(request, game_id: int, body: PlyIn):
     who = require_player(request)
     existing(game_id)
     return acted(game_id, who.user, play_services.abort(game_id, who.user, body.ply))
+
+
+class ChatIn(Schema):
+    # Its length and characters are the chat's own checks (talk.services.clean_text).
+    text: StrictStr
+
+
+@api.post("/games/{int:game_id}/chat", response={200: ActedOut, 400: ErrorOut, 403: ErrorOut,
+                                                404: ErrorOut, 429: ErrorOut}, tags=["play"])
+def chat(request, game_id: int, body: ChatIn):
+    """Write a line in the game's chat (the socket's `chat`: the players' room for a player,
+    the spectators' for anyone else; same checks, same codes). The line reaches the game's
+    sockets and streams as a `chat` message; the answer's snapshot has it in its `chat`."""
+    who = require_player(request)
+    existing(game_id)
+    return acted(game_id, who.user, talk_services.add_line(
+        game_id, who.user, talk_services.clean_text(body.text)))
 
 
 # -- challenges (lobby.services) ---------------------------------------------------------------

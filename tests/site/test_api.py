@@ -235,6 +235,38 @@ def test_abort_through_the_api(client, alice, bob):
     assert answer.status_code == 200 and answer.json()["game"]["status"] == "aborted"
 
 
+def test_chat_through_the_api(client, alice, bob, carol, settings):
+    """The socket's `chat`, through talk.services: a player writes in the players' room, a
+    spectator in the spectators'; a read token, a bad text and a burst are refused with the
+    socket's codes, and store nothing."""
+    from talk import services as talk_services
+    from talk.models import ChatLine
+
+    game = start(alice, bob)
+    path = f"/api/v1/games/{game.pk}/chat"
+    answer = call(client, "post", path, token_for(alice, ["play"]), body={"text": " good luck "})
+    assert answer.status_code == 200, answer.content
+    assert [line["text"] for line in answer.json()["game"]["chat"]] == ["good luck"]
+    call(client, "post", path, token_for(carol, ["play"]), body={"text": "go bob"})
+    assert dict(ChatLine.objects.values_list("text", "room")) == {
+        "good luck": talk_services.PLAYERS, "go bob": talk_services.SPECTATORS}
+    refused(call(client, "post", path, token_for(bob, ["read"]), body={"text": "hi"}),
+            403, "scope_required")
+    for text in ("", "two\nlines", "x" * 141):
+        refused(call(client, "post", path, token_for(bob, ["play"]), body={"text": text}),
+                400, "bad_message")
+    refused(call(client, "post", path, token_for(bob, ["play"]), body={"text": 3}),
+            400, "bad_message")
+    bobs = token_for(bob, ["play"])
+    for number in range(talk_services.BURST):
+        assert call(client, "post", path, bobs, body={"text": f"line {number}"}).status_code == 200
+    refused(call(client, "post", path, bobs, body={"text": "one more"}), 429,
+            "chat_rate_limited")
+    assert ChatLine.objects.count() == 2 + talk_services.BURST
+    refused(call(client, "post", "/api/v1/games/999999/chat", bobs, body={"text": "hi"}),
+            404, "not_found")
+
+
 def test_a_read_token_cannot_play(client, alice, bob):
     game = start(alice, bob)
     refused(call(client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice, ["read"]),
