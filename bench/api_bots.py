@@ -54,10 +54,18 @@ ANSWER_TIMEOUT = 10
 
 
 class Window:
-    """The measured seconds: actions sent inside it count."""
+    """The measured seconds: actions sent inside it count. It opens with the people's
+    (open_now, when run_load samples the server at its start); until then the bots warm up."""
 
-    def __init__(self, start, duration):
-        self.start, self.end = start, start + duration
+    def __init__(self, duration):
+        self.duration = duration
+        self.start = self.end = float("inf")
+        self.next_at = {}  # game id -> when its next action leaves
+
+    def open_now(self):
+        if self.start == float("inf"):
+            self.start = time.perf_counter()
+            self.end = self.start + self.duration
 
     def holds(self, moment):
         return self.start <= moment < self.end
@@ -232,16 +240,28 @@ async def socket_game(bots, game_id, moves, interval, window, measured):
     return True
 
 
-async def bot_slot(server, kind, secrets, rooms, moves, interval, window, measured, gate):
-    """Two bots play the slot's games one after another until the window ends."""
-    for room, game_moves in zip(rooms, moves):
+async def bot_slot(server, kind, secrets, rooms, moves, interval, window, measured, gate,
+                   opened):
+    """Two bots play the slot's games one after another until the window ends; `opened`
+    is released once their first game's connections are open."""
+    for index, (room, game_moves) in enumerate(zip(rooms, moves)):
         if time.perf_counter() >= window.end:
             return
         bots = [(HttpBot if kind == "api" else SocketBot)(server, secret) for secret in secrets]
         try:
-            async with gate:
-                await asyncio.gather(*(bot.open() if kind == "api" else bot.open(room)
-                                       for bot in bots))
+            try:
+                async with gate:
+                    await asyncio.gather(*(bot.open() if kind == "api" else bot.open(room)
+                                           for bot in bots))
+            except Exception as error:
+                measured.errors[f"open: {type(error).__name__}"] += 1
+                if index == 0:
+                    opened.release()
+                return
+            if index == 0:
+                # The first action somewhere in the first interval: the games' actions spread.
+                window.next_at[room] = time.perf_counter() + random.uniform(0, interval)
+                opened.release()
             play = api_game if kind == "api" else socket_game
             if not await play(bots, room, game_moves, interval, window, measured):
                 return
@@ -262,26 +282,25 @@ async def phase(server, people, bots, args):
     target = loadgen.Target("tessera", [server.url])
     measured = Bots()
     tasks = []
-    window = None
+    window = Window(args.duration)
     if bots is not None:
         kind, setup, secrets = bots
-        # The bots' window opens with the people's (run_load's warm-up starts once its
-        # sockets are open: a second is plenty for a few dozen).
-        window = Window(time.perf_counter() + args.warmup + 1, args.duration)
-        window.next_at = {}
         gate = asyncio.Semaphore(loadgen.CONNECTS_AT_ONCE)
+        opened = asyncio.Semaphore(0)
         interval = 1 / (2 * args.rate)  # two bots a game, each acting `rate` times a second
         shapes = loadgen.hadron_games(args.games * args.games_per_slot, seed=11)
-        rng = random.Random(5)
         for index, (slot, pair) in enumerate(zip(setup["slots"], secrets)):
             moves = shapes[index * args.games_per_slot:(index + 1) * args.games_per_slot]
-            for room in slot["games"][:1]:  # spread the first actions over the interval
-                window.next_at[room] = window.start - args.warmup + rng.uniform(0, interval)
             tasks.append(asyncio.create_task(bot_slot(server, kind, pair, slot["games"], moves,
-                                                      interval, window, measured, gate)))
+                                                      interval, window, measured, gate, opened)))
+        # The bots connect and start playing first, then the people come: a handshake the
+        # server has not answered within Daphne's 5 s is dropped, and the people's must not.
+        for _ in tasks:
+            await asyncio.wait_for(opened.acquire(), OPEN_TIMEOUT)
     cpu = {}
 
     def sample():
+        window.open_now()  # run_load samples at its window's start, then at its end
         cpu.setdefault("before", cpu_seconds(server))
         return cpu_seconds(server), 0
 
@@ -353,9 +372,10 @@ async def run(args):
     migrate(env)
     server = SiteServer(env, free_port(), tmp / "daphne.log").start()
     try:
-        # Enough games that no slot runs out within a phase (a random 7x7 game: ~30+ moves).
-        span = args.warmup + args.duration + 2
-        args.games_per_slot = 2 + int(span * 2 * args.rate / 30)
+        # Enough games that no slot runs out within a phase (a random 7x7 game: 20 moves and
+        # more), the bots' time before the people connect included.
+        span = args.warmup + args.duration + 10
+        args.games_per_slot = 2 + int(span * 2 * args.rate / 20)
         people_games = 2 + int(span / args.people_think / 30)
         # One setup of each (a process each: seconds on a busy machine), split by phase.
         phases = (("people alone", None), ("+ API bots", "api"), ("+ socket bots", "socket"))

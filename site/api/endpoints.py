@@ -20,7 +20,7 @@ from archive.forms import ArchiveFilter
 from live import groups
 from live.sockets import Refusal
 from lobby import listing as lobby_listing, services as lobby_services
-from lobby.forms import ChallengeForm
+from lobby.forms import ChallengeForm, ProposalForm
 from play import services as play_services
 from play.models import Game
 from talk import services as talk_services
@@ -294,6 +294,59 @@ def challenger(request):
     return who
 
 
+def form_errors(form):
+    return ApiError("bad_message", "; ".join(f"{name}: {' '.join(messages)}"
+                                             for name, messages in form.errors.items()))
+
+
+class SeekOut(Schema):
+    seek: dict
+
+
+def seek_out(seek):
+    """The lobby's seek, with its status (open, taken, cancelled, expired)."""
+    return {**lobby_listing.seek_dict(seek), "status": seek.status}
+
+
+@api.get("/seeks", response={200: dict}, tags=["seeks"])
+def seeks(request):
+    """The open seeks, as the Play page lists them (`out_of_range`: outside the seek's rating
+    range for the caller, who cannot take it)."""
+    who = challenger(request)
+    return {"seeks": lobby_listing.for_viewer(lobby_listing.seek_dicts(), who.user)}
+
+
+@api.post("/seeks", response={201: SeekOut, 400: ErrorOut, 409: ErrorOut}, tags=["seeks"])
+def seek_create(request, fields: dict = Body(...)):
+    """Open a seek: the Play page's fields (`game`, `time_kind`, `minutes`, `increment`,
+    `days`, `side`, `rated`, `rating_range`, `<game>_<option>`). A real-time seek stays open
+    while its owner has a lobby socket (docs/lobby-protocol.md; a program opens it with its
+    token), as on the Play page."""
+    who = challenger(request)
+    form = ProposalForm({k: str(v) for k, v in fields.items()})
+    if not form.is_valid():
+        raise form_errors(form)
+    made = lobby_services.create_seek(who.user, **form.seek())
+    return Status(201, {"seek": seek_out(made)})
+
+
+@api.post("/seeks/{int:seek_id}/accept",
+          response={200: StartedOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut,
+                    409: ErrorOut}, tags=["seeks"])
+def seek_accept(request, seek_id: int):
+    """Take a seek: the game starts (`{game_id, url}`)."""
+    who = challenger(request)
+    game = lobby_services.accept_seek(who.user, seek_id)
+    return {"game_id": game.pk, "url": game.get_absolute_url()}
+
+
+@api.post("/seeks/{int:seek_id}/cancel",
+          response={200: SeekOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut}, tags=["seeks"])
+def seek_cancel(request, seek_id: int):
+    who = challenger(request)
+    return {"seek": seek_out(lobby_services.cancel_seek(who.user, seek_id))}
+
+
 @api.get("/challenges", response={200: dict}, tags=["challenges"])
 def challenges(request):
     """The caller's pending challenges, made and received."""
@@ -309,8 +362,7 @@ def challenge_create(request, fields: dict = Body(...)):
     who = challenger(request)
     form = ChallengeForm({k: str(v) for k, v in fields.items()}, challenger=who.user)
     if not form.is_valid():
-        raise ApiError("bad_message", "; ".join(f"{name}: {' '.join(messages)}"
-                                                for name, messages in form.errors.items()))
+        raise form_errors(form)
     made = lobby_services.create_challenge(who.user, **form.proposal())
     return Status(201, {"challenge": lobby_listing.challenge_dict(made)})
 

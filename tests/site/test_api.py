@@ -318,6 +318,57 @@ def test_unknown_endpoints_and_wrong_methods_answer_json(client, alice):
     refused(call(client, "get", "/api/v1/games/1/play", secret), 405, "method_not_allowed")
 
 
+# -- seeks -------------------------------------------------------------------------------------
+
+SEEK = {"game": "hadron", "hadron_size": 5, "time_kind": "untimed", "side": "first",
+        "rated": "casual"}
+
+
+def test_seeks_open_list_take_and_cancel(client, alice, bob, carol):
+    from lobby.models import Seek
+
+    a, b, c = (token_for(user, ["challenge"]) for user in (alice, bob, carol))
+    made = call(client, "post", "/api/v1/seeks", a, body=SEEK)
+    assert made.status_code == 201, made.content
+    seek_id = made.json()["seek"]["id"]
+    listed = call(client, "get", "/api/v1/seeks", b).json()["seeks"]
+    assert [(s["id"], s["owner"], s["out_of_range"]) for s in listed] == [(seek_id, "alice", False)]
+    refused(call(client, "post", f"/api/v1/seeks/{seek_id}/accept", a), 400, "bad_message")
+    refused(call(client, "post", f"/api/v1/seeks/{seek_id}/cancel", b), 403, "not_allowed")
+    started = call(client, "post", f"/api/v1/seeks/{seek_id}/accept", b).json()
+    game = Game.objects.get(pk=started["game_id"])
+    assert (game.player0, game.player1, game.rated) == (alice, bob, False)
+    refused(call(client, "post", f"/api/v1/seeks/{seek_id}/accept", c), 409, "conflict")
+    refused(call(client, "post", f"/api/v1/seeks/{seek_id}/cancel", a), 409, "conflict")
+    refused(call(client, "post", "/api/v1/seeks/999999/accept", c), 404, "not_found")
+
+    second = call(client, "post", "/api/v1/seeks", a, body=SEEK).json()["seek"]["id"]
+    cancelled = call(client, "post", f"/api/v1/seeks/{second}/cancel", a)
+    assert cancelled.status_code == 200 and cancelled.json()["seek"]["status"] == "cancelled"
+    assert Seek.objects.filter(status=Seek.Status.OPEN).count() == 0
+
+
+def test_seeks_need_their_scope_and_valid_fields(client, alice, bob, settings):
+    from lobby.models import Seek
+
+    refused(call(client, "post", "/api/v1/seeks", token_for(alice, ["read", "play"]),
+                 body=SEEK), 403, "scope_required")
+    refused(call(client, "get", "/api/v1/seeks", token_for(alice, ["read"])), 403,
+            "scope_required")
+    refused(call(client, "post", "/api/v1/seeks", token_for(alice, ["challenge"]),
+                 body={**SEEK, "game": "chess"}), 400, "bad_message")
+    refused(call(client, "post", "/api/v1/seeks", token_for(alice, ["challenge"]),
+                 body="{oops"), 400, "bad_json")
+    # A bot account's rated seek, with the operator's BOT_ACCOUNTS_RATED off.
+    settings.BOT_ACCOUNTS_RATED = False
+    BotAccount.objects.create(user=bob)
+    refused(call(client, "post", "/api/v1/seeks", token_for(bob, ["bot"]),
+                 body={**SEEK, "rated": "rated"}), 400, "bad_message")
+    assert not Seek.objects.exists()
+    assert call(client, "post", "/api/v1/seeks", token_for(bob, ["bot"]),
+                body=SEEK).status_code == 201
+
+
 # -- challenges --------------------------------------------------------------------------------
 
 CHALLENGE = {"opponent": "bob", "game": "hadron", "hadron_size": 5, "time_kind": "untimed",
