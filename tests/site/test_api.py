@@ -274,6 +274,23 @@ def test_a_read_token_cannot_play(client, alice, bob):
     assert not Action.objects.exists()
 
 
+def test_no_token_reads_another_players_premove(client, alice, bob, carol):
+    """A game's state through the API is the caller's own snapshot: a player's queued premove
+    is theirs alone, whatever the other players' or spectators' tokens' scopes."""
+    from play import premoves
+    from play.clock import TimeControl
+
+    game = start(alice, bob, tc=TimeControl.realtime(5))
+    play_services.play(game.pk, alice, 0, "a1")
+    premoves.queue(game.pk, alice, 1, ["c3"])
+    path = f"/api/v1/games/{game.pk}"
+    assert call(client, "get", path, token_for(alice, ["read"])).json()["premove"] == {
+        "ply": 1, "actions": ["c3"]}
+    for user in (bob, carol):
+        seen = call(client, "get", path, token_for(user, ["read", "play", "challenge"]))
+        assert seen.status_code == 200 and seen.json()["premove"] is None, seen.json()
+
+
 def test_nobody_acts_in_another_players_game(client, alice, bob, carol):
     game = start(alice, bob)
     secret = token_for(carol, ["play"])
