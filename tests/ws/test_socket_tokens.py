@@ -113,6 +113,24 @@ def test_the_token_not_the_cookie_says_who_is_on_the_socket(users, new_game):
     assert stored(game) == []
 
 
+def test_a_token_in_the_url_is_not_read(users, new_game):
+    """Tokens travel in the header only: one in the query string leaves a visitor."""
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    _, secret = tokens.create(alice, "player", ["play"])
+
+    async def scenario():
+        tab = PageSocket(f"/ws/game/{game.pk}/?token={secret}&access_token={secret}",
+                         headers=[ORIGIN, HOST])
+        assert (await tab.open())["game"]["you"] is None
+        await tab.send(type="play", ply=0, action="a1")
+        assert (await tab.expect("error"))["code"] == "login_required"
+        await tab.close()
+
+    run(scenario)
+    assert stored(game) == []
+
+
 @pytest.mark.parametrize("header", [b"Bearer tsr_not-a-token", b"Bearer ", b"Basic YTpi"])
 def test_a_bad_token_is_refused_at_the_handshake(users, new_game, header):
     alice, bob = users("alice", "bob")
