@@ -18,6 +18,7 @@ import json
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
 
 from api.models import ApiToken
@@ -35,8 +36,8 @@ def game_over(message):
 
 def still_allowed(caller):
     """Whether the stream's caller may still hear it (database thread)."""
-    if caller.token is None:
-        return caller.user.is_active
+    if caller.token is None:  # a browser's session: its account, read again
+        return get_user_model().objects.filter(pk=caller.user.pk, is_active=True).exists()
     return ApiToken.objects.filter(pk=caller.token.pk, revoked_at=None,
                                    user__is_active=True).exists()
 
