@@ -79,7 +79,7 @@ class Bots:
         self.errors = Counter()
 
 
-# -- setting up: people with sessions, bot accounts with tokens ----------------------------------
+# -- setting up: people with sessions, bot accounts with tokens --------------------------------
 
 def set_up(server, prefix, slots, games_per_slot):
     """bench/tessera_setup.py's users, sessions and games, in the server's database."""
@@ -107,7 +107,7 @@ def bot_tokens(server, prefix, slots):
     return json.loads(server.shell(code).strip().splitlines()[-1])
 
 
-# -- an API bot: HTTP/1.1 on one kept-alive connection ---------------------------------------------
+# -- an API bot: HTTP/1.1 on one kept-alive connection -----------------------------------------
 
 class HttpBot:
     def __init__(self, server, secret):
@@ -174,7 +174,7 @@ async def api_game(bots, game_id, moves, interval, window, measured):
     return True
 
 
-# -- a socket bot: the game socket, its token on the handshake ---------------------------------------
+# -- a socket bot: the game socket, its token on the handshake ---------------------------------
 
 class SocketBot:
     def __init__(self, server, secret):
@@ -186,8 +186,10 @@ class SocketBot:
         self.ws = await connect(f"{self.server.ws_url}/ws/game/{game_id}/", compression=None,
                                 additional_headers={"Authorization": f"Bearer {self.secret}"},
                                 open_timeout=OPEN_TIMEOUT, ping_interval=None, max_size=2 ** 22)
-        while json.loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))["type"] != "snapshot":
-            pass
+        while True:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))
+            if message["type"] == "snapshot":
+                break
         self.task = asyncio.create_task(self.read())
 
     async def read(self):
@@ -269,7 +271,7 @@ async def bot_slot(server, kind, secrets, rooms, moves, interval, window, measur
             await asyncio.gather(*(bot.close() for bot in bots), return_exceptions=True)
 
 
-# -- the phases ------------------------------------------------------------------------------------
+# -- the phases --------------------------------------------------------------------------------
 
 def cpu_seconds(server):
     fields = Path(f"/proc/{server.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -353,8 +355,8 @@ def print_table(rows, args):
               f"{errors or ''}")
     api, socket, alone = rows["+ API bots"], rows["+ socket bots"], rows["people alone"]
     if api["bots"] and socket["bots"]:
-        print(f"bots' round trip p99, API / socket: {api['bots']['p99'] / socket['bots']['p99']:.2f}"
-              " (target: at most 1.5)")
+        ratio = api["bots"]["p99"] / socket["bots"]["p99"]
+        print(f"bots' round trip p99, API / socket: {ratio:.2f} (target: at most 1.5)")
     if api["people"] and alone["people"]:
         print(f"people's move p99, with the API bots / alone: "
               f"{api['people']['p99'] / alone['people']['p99']:.2f}; with the socket bots / "

@@ -1,8 +1,8 @@
 """The live game websocket, /ws/game/<id>/: a thin adapter over play.services.
 
-Authenticate (the session or an API token, through live.auth.SessionAuthMiddleware), parse and type-check the
-message (live.sockets), and hand the change to the game's lane (live.lanes), which runs it on
-a database thread after every earlier change to the same game. What the change broadcasts
+Authenticate (the session or an API token, through live.auth.SessionAuthMiddleware), parse
+and type-check the message (live.sockets), and hand the change to the game's lane
+(live.lanes), which runs it on a database thread after every earlier change to the same game. What the change broadcasts
 reaches every socket of the game, this one included, through the game's group. Players and
 spectators share the group; anonymous visitors may watch but never act.
 
