@@ -12,6 +12,9 @@ never paused.
   player has the time they had when they left (a turn that began while they were away starts
   at their return). Everything is in the database: a restart of the server changes nothing.
 * Games started while a player is away are not paused (they accepted them while away).
+* A vacation never un-flags a game: one whose deadline passed before the player left ends on
+  time when they leave (the game's row lock orders leaving, the sweeper and the opponent's
+  move; tests/site/test_vacations_race.py).
 
 Refusals (VacationError, codes in docs/protocol.md): `already_on_vacation`, `no_days_left`,
 `not_on_vacation`.
@@ -25,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from play import broadcast
+from play.endings import end_if_due
 from play.models import Game, Vacation
 from play.snapshots import clocks_of
 
@@ -96,6 +100,11 @@ def start(user, now=None):
                                 f"vacation for {now.year} are used up")
         vacation = Vacation.objects.create(user=user, started_at=now, ends_by=now + left)
         for game, seat in _seats(user):
+            # A deadline that already passed (the sweeper had not come by yet) is not stopped:
+            # the game ends on time now, as the sweeper would have ended it; marking it would
+            # take its deadline away and un-flag it.
+            if end_if_due(game, now):
+                continue
             field = f"vacation{seat}_since"
             setattr(game, field, now)
             game.save(update_fields=[field])

@@ -144,3 +144,31 @@ def test_an_outage_during_the_vacation_is_not_given_back_twice(alice, bob):
     assert game.is_active and game.deadline is None
     vacations.end(bob, now=t0 + 10 * DAY)
     assert refresh(game).deadline == t0 + 10 * DAY + 2 * DAY
+
+
+def test_a_vacation_begun_after_the_deadline_does_not_save_the_game(alice, bob):
+    """bob's deadline passed before he left (the sweeper had not come by yet): leaving ends the
+    game on time, as the sweeper would have, instead of stopping a clock that already ran out
+    (which un-flagged it: no deadline, nothing for the sweeper to end)."""
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    services.play(game.pk, bob, 1, "a1", now=t0 + DAY)
+    services.play(game.pk, alice, 2, "e5", now=t0 + DAY)          # bob's deadline: t0 + 4 days
+    late = t0 + 4 * DAY + timedelta(minutes=5)
+    vacations.start(bob, now=late)
+    game = refresh(game)
+    assert not game.is_active
+    assert (game.reason, game.winner) == ("time", 0)
+    assert game.finished_at == late and game.vacation1_since is None
+    sweeper.sweep(late + DAY)
+    assert refresh(game).result_text == game.result_text
+
+
+def test_a_vacation_begun_before_the_deadline_keeps_the_game(alice, bob):
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    vacations.start(bob, now=t0 + 3 * DAY - timedelta(seconds=1))
+    sweeper.sweep(t0 + 30 * DAY)
+    assert refresh(game).is_active
