@@ -2,15 +2,18 @@
 away, in every correspondence game; coming back, or running out of days, gives each turn the
 time it had; realtime games are never paused; refusals change nothing. Everything is in the
 database, so a restarted server (fresh objects, the sweeper) sees the same."""
+import io
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import override_settings
 from django.utils import timezone
 
 from play import services, sweeper, vacations
 from play.clock import TimeControl
-from play.models import Game, Vacation
+from play.models import Game, Vacation, VacationGrant
 from play.snapshots import snapshot
 from tests.site.played import start
 
@@ -172,3 +175,57 @@ def test_a_vacation_begun_before_the_deadline_keeps_the_game(alice, bob):
     vacations.start(bob, now=t0 + 3 * DAY - timedelta(seconds=1))
     sweeper.sweep(t0 + 30 * DAY)
     assert refresh(game).is_active
+
+
+def vacations_command(*args):
+    out = io.StringIO()
+    call_command("vacations", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_operators_command_lists_and_ends_vacations(alice, bob):
+    game = correspondence(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    assert vacations_command("list") == "nobody is on vacation\n"
+    vacations.start(bob)
+    listed = vacations_command("list")
+    assert listed.startswith("bob\tsince ") and "days left" in listed
+    assert "alice" not in listed
+    assert vacations_command("end", "BOB").startswith("bob is back")
+    assert refresh(game).vacation1_since is None and refresh(game).deadline is not None
+    with pytest.raises(CommandError, match="not_on_vacation"):
+        vacations_command("end", "bob")
+    with pytest.raises(CommandError, match="no player 'carol'"):
+        vacations_command("end", "carol")
+
+
+@override_settings(PLAY_VACATION_DAYS=2)
+def test_granted_days_lengthen_the_allowance_and_a_vacation_under_way(alice, bob):
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    vacations.start(bob, now=t0)
+    assert Vacation.objects.get().ends_by == t0 + 2 * DAY
+    vacations.grant(bob, 5, now=t0 + DAY, reason="hospital")
+    assert Vacation.objects.get().ends_by == t0 + 7 * DAY
+    assert vacations.status(bob, now=t0 + DAY)["allowance_days"] == 7
+    sweeper.sweep(t0 + 3 * DAY)             # the old end: still away
+    assert refresh(game).vacation1_since is not None
+    sweeper.sweep(t0 + 7 * DAY + timedelta(seconds=1))
+    assert Vacation.objects.get().ended_at == t0 + 7 * DAY
+    # Another year: the grant was for this one.
+    assert vacations.allowance_days(bob, t0.replace(year=t0.year + 1)) == 2
+    with pytest.raises(ValueError):
+        vacations.grant(bob, 0)
+
+
+def test_the_operators_command_grants_days(alice, bob):
+    out = vacations_command("grant", "bob", "10", "--reason", "tournament organiser")
+    assert out.startswith("bob: 40 days in ") and "40.0 left" in out
+    assert VacationGrant.objects.get().reason == "tournament organiser"
+    vacations.start(bob)
+    assert "on vacation until" in vacations_command("grant", "bob", "1")
+    assert vacations.status(bob)["allowance_days"] == 41
+    with pytest.raises(CommandError, match="at least one day"):
+        vacations_command("grant", "bob", "-3")
+    assert VacationGrant.objects.count() == 2
