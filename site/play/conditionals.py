@@ -18,7 +18,8 @@ Little Golem's conditional moves), so a forced sequence plays itself while its o
   off every branch discards the tree; a takeback discards it too. The owner is told either
   way, on their own sockets only.
 * The archive's record shows the actions as played, with the tag ConditionalMoves naming the
-  action numbers a condition played (Action.by_condition).
+  action numbers a condition played (Action.by_condition); the game page's move list (live
+  and replayed) marks them, from the snapshot's "by_condition" and the action messages'.
 * Private: only the owner's snapshot and sockets carry it; the opponent, spectators and
   computers never see it (the archive and exports read the actions, not this table).
 
@@ -209,7 +210,7 @@ def follow(game, now):
     game.conditions_waiting = bool(then) or game.conditionals.exists()
     first = game.ply_count
     for action in branch["play"]:
-        do_play(game, owner, now, game.ply_count, action)
+        do_play(game, owner, now, game.ply_count, action, by_condition=True)
         if not game.is_active:
             break
     # The record marks what a condition played (archive.exports).

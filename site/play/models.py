@@ -454,6 +454,22 @@ class Vacation(models.Model):
                                                name="one_vacation_at_a_time")]
 
 
+class VacationGrant(models.Model):
+    """Days an operator added to a player's vacation allowance for one calendar year
+    (`manage.py vacations grant`), on top of PLAY_VACATION_DAYS: kept, so the allowance a page
+    shows can be explained."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="vacation_grants")
+    year = models.PositiveSmallIntegerField()
+    days = models.PositiveSmallIntegerField()
+    granted_at = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "year"], name="play_vacation_grant_year")]
+
+
 class Note(models.Model):
     """A player's private notes on a game: shown only to their author, kept with the game."""
 

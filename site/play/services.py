@@ -208,7 +208,8 @@ def game_over(game):
 # -- the steps ---------------------------------------------------------------------------------
 
 def do_play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action: str,
-          takebacks: int | None = None, thinking_since: datetime | None = None):
+          takebacks: int | None = None, thinking_since: datetime | None = None,
+          by_condition: bool = False):
     require_player(me)
     if takebacks is not None and takebacks != game.takebacks:
         raise stale(game)
@@ -257,10 +258,15 @@ def do_play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action:
     # The process-wide caches learn the new position only if it is really stored.
     full = after.to_dict()
     transaction.on_commit(lambda: positions.remember(game, after, full))
-    broadcast.to_game(game, {
+    message = {
         "type": "action", "ply": ply, "action": canonical, "player": me,
         "swapped": game.swapped, "state": positions.lean(after, full),
-        "clocks": clocks_of(game, now), "result": result_of(game)}, stored=(ply, canonical))
+        "clocks": clocks_of(game, now), "result": result_of(game)}
+    if by_condition:
+        # Played by the server from the player's conditional moves (play.conditionals): the
+        # move lists mark it (the snapshot's "by_condition" after a reload).
+        message["by_condition"] = True
+    broadcast.to_game(game, message, stored=(ply, canonical))
     if game.premove_waiting and next_player is not None and next_player != me:
         # The opponent's queued turn, at once, in this transaction (play.premoves). When it
         # is played, its own announcement tells the other apps of both actions: they read

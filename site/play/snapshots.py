@@ -84,6 +84,15 @@ def conditions_of(game, player):
     return None if found is None else {"ply": found.ply, "lines": found.lines()}
 
 
+def by_condition_of(game):
+    """The action numbers (from 1, as the move list counts) that the server played from a
+    player's conditional moves. Only correspondence games have them: others ask nothing."""
+    if game.time_kind != "correspondence":
+        return []
+    return [ply + 1 for ply in game.action_rows.filter(by_condition=True)
+            .order_by("ply").values_list("ply", flat=True)]
+
+
 def snapshot(game, user=None, now=None, presence=None):
     """Everything a client needs to draw the game from scratch. `presence`: when the caller
     has just counted it."""
@@ -108,6 +117,8 @@ def snapshot(game, user=None, now=None, presence=None):
         "status": game.status,
         "result": result_of(game),
         "actions": list(state.actions),
+        # Which of them a conditional move played (public, like the record's tag).
+        "by_condition": by_condition_of(game),
         "state": positions.state_dict(game, state),
         "presence": presence,
         "rematch": rematch_status(game),

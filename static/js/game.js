@@ -446,7 +446,7 @@ function renderAll() {
   takeback.render();
   conditions.render();
   berserk.render();
-  ui.renderMoveList($("moves"), game.state);
+  ui.renderMoveList($("moves"), game.state, game.by_condition);
   chat.render();
   showConnection();
   document.title = `${isMyTurn(game) ? "● Your move · " : ""}${root.dataset.title}`;

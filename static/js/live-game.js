@@ -51,6 +51,9 @@ export function applyAction(game, message) {
   if (message.ply > expected) return "gap";
   game.state = withStaticBoard(game, message.state);
   game.actions = message.state.actions;
+  // Marks kept only for actions still on the record (a takeback removes the last ones).
+  game.by_condition = (game.by_condition || []).filter((n) => n <= message.ply);
+  if (message.by_condition) game.by_condition.push(message.ply + 1);
   game.clocks = message.clocks;
   if (typeof message.swapped === "boolean") game.swapped = message.swapped;
   if (message.result) {

@@ -44,8 +44,13 @@ export function bothActed(state) {
   return sides.has(0) && sides.has(1);
 }
 
+// The words the server's list (archive.templatetags.replay) puts on the same mark.
+const BY_CONDITION_TITLE = "Played by a conditional move: the player left this reply in advance "
+  + "and the server played it when the opponent's move matched";
+
 // Each action is a button that shows the position after it: action i (0-based) is ply i + 1.
-function actionNode(action, ply) {
+// `byCondition`: the server played it from a player's conditional moves (marked, titled).
+function actionNode(action, ply, byCondition) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "act";
@@ -54,11 +59,17 @@ function actionNode(action, ply) {
   button.dataset.ply = String(ply);
   button.title = `Show the position after action ${ply}`;
   button.textContent = action;
+  if (byCondition) {
+    button.classList.add("by-condition");
+    button.title = `${BY_CONDITION_TITLE}. ${button.title}`;
+  }
   return button;
 }
 
-export function renderMoveList(list, state) {
+// `byCondition`: the action numbers a conditional move played (the snapshot's "by_condition").
+export function renderMoveList(list, state, byCondition = []) {
   const turns = turnsOf(state);
+  const marked = new Set(byCondition);
   const stickToEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
   let ply = 0;
   list.replaceChildren(...turns.map((turn, i) => {
@@ -73,7 +84,10 @@ export function renderMoveList(list, state) {
     chip.title = state.sides[turn.side] || "";
     const actions = document.createElement("span");
     actions.className = "acts";
-    actions.append(...turn.actions.map((action) => actionNode(action, ++ply)));
+    actions.append(...turn.actions.map((action) => {
+      ply += 1;
+      return actionNode(action, ply, marked.has(ply));
+    }));
     item.append(number, chip, actions);
     return item;
   }));

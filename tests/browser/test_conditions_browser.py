@@ -2,7 +2,8 @@
 lines (in notation, or clicked on the board); an illegal one is refused with the engine's
 reason, the good ones are listed; the
 player closes the page, the opponent plays into a line, and on coming back the player sees
-the reply played for them and what is left of the line. The opponent never sees them.
+the reply played for them and what is left of the line; both move lists mark the reply as
+played by a condition. The opponent never sees the lines.
 Screenshot: tests/browser/screenshots/conditions-saved.png."""
 import re
 
@@ -70,6 +71,11 @@ def test_conditional_line_plays_while_the_page_is_closed(daphne_server, new_page
     click_cell(alice, "c3")
     wait_ply(alice, 2)
     assert moves_of(alice) == ["c3", "a1"]
+    # Her move list marks the reply the server played, and says why.
+    marked = alice.locator("#moves .act.by-condition")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_text("a1")
+    expect(marked).to_have_attribute("title", re.compile(r"^Played by a conditional move"))
 
     # bob comes back: the reply was played for him, the rest of the line waits.
     bob = new_page(viewport=DESKTOP)
@@ -80,6 +86,7 @@ def test_conditional_line_plays_while_the_page_is_closed(daphne_server, new_page
     assert moves_of(bob) == ["c3", "a1"]
     expect(bob.locator("#condition-lines li")).to_have_count(1)
     expect(bob.locator("#condition-lines")).to_contain_text("if e1 → a5")
+    expect(bob.locator("#moves .act.by-condition")).to_have_text(["a1"])
 
     # alice plays off the line: bob's page hears the lines discarded.
     click_cell(alice, "b4")
@@ -87,4 +94,6 @@ def test_conditional_line_plays_while_the_page_is_closed(daphne_server, new_page
     expect(bob.locator("#condition-status")).to_contain_text(
         "Your conditional moves were discarded: b4 is on none of your lines")
     expect(bob.locator("#condition-lines li")).to_have_count(0)
+    # alice's own move is not marked; the reply still is.
+    expect(bob.locator("#moves .act.by-condition")).to_have_text(["a1"])
     assert errors == []

@@ -1,6 +1,8 @@
 """Conditional moves (play.conditionals): lines checked by the engine when saved, played by the
 server through the same step as a person's move when the opponent's turn matches, discarded
 by a turn off every line and by a takeback, private to their owner."""
+import re
+
 import pytest
 
 from archive.exports import record_text
@@ -117,6 +119,29 @@ def test_a_line_plays_itself_through_several_moves_and_is_private(alice, bob, dj
     assert snapshot(game, alice)["conditions"] is None
     # The record shows the actions as played, marking those a condition played.
     assert '[ConditionalMoves "3 5"]' in record_text(game, "https://tessera.example/")
+    # So do the game page's move lists: the snapshot (anyone's) and the list the server writes.
+    for viewer in (alice, bob, carol, None):
+        assert snapshot(game, viewer)["by_condition"] == [3, 5]
+
+
+def test_the_move_list_marks_what_a_condition_played(client, alice, bob):
+    game = hadron(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    conditionals.save(game.pk, alice, 1, [[["e5"], ["a1"]]])
+    services.play(game.pk, bob, 1, "e5")
+    page = client.get(refresh(game).get_absolute_url()).content.decode()
+    marked = re.findall(r'<a class="act[^"]*by-condition"[^>]*data-ply="(\d+)"[^>]*title="([^"]+)"',
+                        page)
+    assert [ply for ply, _ in marked] == ["3"]
+    assert marked[0][1].startswith("Played by a conditional move")
+    assert page.count("by-condition") == 1 + page.count(".by-condition")
+    assert snapshot(refresh(game), bob)["by_condition"] == [3]
+    # A takeback that removes the reply takes its mark with it.
+    takeback.propose(game.pk, bob, 3)
+    takeback.accept(game.pk, alice, 3)
+    game = refresh(game)
+    assert game.ply_count < 3 and snapshot(game, bob)["by_condition"] == []
+    assert "by-condition" not in client.get(game.get_absolute_url()).content.decode()
 
 
 def test_a_turn_off_every_line_discards_the_tree(alice, bob):

@@ -2,15 +2,18 @@
 away, in every correspondence game; coming back, or running out of days, gives each turn the
 time it had; realtime games are never paused; refusals change nothing. Everything is in the
 database, so a restarted server (fresh objects, the sweeper) sees the same."""
+import io
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import override_settings
 from django.utils import timezone
 
 from play import services, sweeper, vacations
 from play.clock import TimeControl
-from play.models import Game, Vacation
+from play.models import Game, Vacation, VacationGrant
 from play.snapshots import snapshot
 from tests.site.played import start
 
@@ -144,3 +147,85 @@ def test_an_outage_during_the_vacation_is_not_given_back_twice(alice, bob):
     assert game.is_active and game.deadline is None
     vacations.end(bob, now=t0 + 10 * DAY)
     assert refresh(game).deadline == t0 + 10 * DAY + 2 * DAY
+
+
+def test_a_vacation_begun_after_the_deadline_does_not_save_the_game(alice, bob):
+    """bob's deadline passed before he left (the sweeper had not come by yet): leaving ends the
+    game on time, as the sweeper would have, instead of stopping a clock that already ran out
+    (which un-flagged it: no deadline, nothing for the sweeper to end)."""
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    services.play(game.pk, bob, 1, "a1", now=t0 + DAY)
+    services.play(game.pk, alice, 2, "e5", now=t0 + DAY)          # bob's deadline: t0 + 4 days
+    late = t0 + 4 * DAY + timedelta(minutes=5)
+    vacations.start(bob, now=late)
+    game = refresh(game)
+    assert not game.is_active
+    assert (game.reason, game.winner) == ("time", 0)
+    assert game.finished_at == late and game.vacation1_since is None
+    sweeper.sweep(late + DAY)
+    assert refresh(game).result_text == game.result_text
+
+
+def test_a_vacation_begun_before_the_deadline_keeps_the_game(alice, bob):
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    vacations.start(bob, now=t0 + 3 * DAY - timedelta(seconds=1))
+    sweeper.sweep(t0 + 30 * DAY)
+    assert refresh(game).is_active
+
+
+def vacations_command(*args):
+    out = io.StringIO()
+    call_command("vacations", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_operators_command_lists_and_ends_vacations(alice, bob):
+    game = correspondence(alice, bob)
+    services.play(game.pk, alice, 0, "c3")
+    assert vacations_command("list") == "nobody is on vacation\n"
+    vacations.start(bob)
+    listed = vacations_command("list")
+    assert listed.startswith("bob\tsince ") and "days left" in listed
+    assert "alice" not in listed
+    assert vacations_command("end", "BOB").startswith("bob is back")
+    assert refresh(game).vacation1_since is None and refresh(game).deadline is not None
+    with pytest.raises(CommandError, match="not_on_vacation"):
+        vacations_command("end", "bob")
+    with pytest.raises(CommandError, match="no player 'carol'"):
+        vacations_command("end", "carol")
+
+
+@override_settings(PLAY_VACATION_DAYS=2)
+def test_granted_days_lengthen_the_allowance_and_a_vacation_under_way(alice, bob):
+    game = correspondence(alice, bob)
+    t0 = timezone.now()
+    services.play(game.pk, alice, 0, "c3", now=t0)
+    vacations.start(bob, now=t0)
+    assert Vacation.objects.get().ends_by == t0 + 2 * DAY
+    vacations.grant(bob, 5, now=t0 + DAY, reason="hospital")
+    assert Vacation.objects.get().ends_by == t0 + 7 * DAY
+    assert vacations.status(bob, now=t0 + DAY)["allowance_days"] == 7
+    sweeper.sweep(t0 + 3 * DAY)             # the old end: still away
+    assert refresh(game).vacation1_since is not None
+    sweeper.sweep(t0 + 7 * DAY + timedelta(seconds=1))
+    assert Vacation.objects.get().ended_at == t0 + 7 * DAY
+    # Another year: the grant was for this one.
+    assert vacations.allowance_days(bob, t0.replace(year=t0.year + 1)) == 2
+    with pytest.raises(ValueError):
+        vacations.grant(bob, 0)
+
+
+def test_the_operators_command_grants_days(alice, bob):
+    out = vacations_command("grant", "bob", "10", "--reason", "tournament organiser")
+    assert out.startswith("bob: 40 days in ") and "40.0 left" in out
+    assert VacationGrant.objects.get().reason == "tournament organiser"
+    vacations.start(bob)
+    assert "on vacation until" in vacations_command("grant", "bob", "1")
+    assert vacations.status(bob)["allowance_days"] == 41
+    with pytest.raises(CommandError, match="at least one day"):
+        vacations_command("grant", "bob", "-3")
+    assert VacationGrant.objects.count() == 2

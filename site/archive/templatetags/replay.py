@@ -8,8 +8,13 @@ from django.utils.safestring import mark_safe
 from archive import positions
 from boards import svg
 from games import records
+from play.snapshots import by_condition_of
 
 register = template.Library()
+
+# The words static/js/movelist.js puts on the same mark.
+BY_CONDITION_TITLE = ("Played by a conditional move: the player left this reply in advance "
+                      "and the server played it when the opponent's move matched")
 
 
 @register.simple_tag
@@ -42,17 +47,20 @@ def shown_position(game, ply, players):
 
 @register.inclusion_tag("archive/_move_list.html")
 def move_list(game, ply):
-    """The actions by turn (as records group them), each a link to the position after it."""
+    """The actions by turn (as records group them), each a link to the position after it; those
+    a conditional move played are marked (play.conditionals)."""
     state = positions.state_at(game, game.ply_count)
     start = game.engine.new(**game.options)
     sides, current = [], start
     for action in state.actions:   # the side that made each action
         sides.append(current.to_move)
         current = current.play(action)
+    marked = set(by_condition_of(game))
     turns, index = [], 0
     for number, actions in enumerate(records.turns(state), start=1):
         side = sides[index]
-        links = [{"action": action, "ply": index + k + 1} for k, action in enumerate(actions)]
+        links = [{"action": action, "ply": index + k + 1, "by_condition": index + k + 1 in marked}
+                 for k, action in enumerate(actions)]
         turns.append({"number": number, "side": side, "actions": links})
         index += len(actions)
-    return {"turns": turns, "shown": ply}
+    return {"turns": turns, "shown": ply, "by_condition_title": BY_CONDITION_TITLE}
