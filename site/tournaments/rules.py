@@ -58,7 +58,7 @@ def _scoring(kind):
         return (f"A win {WIN} points, a draw (Colorful Connection) {DRAW}, a loss 0. After "
                 f"{STREAK_AFTER} wins in a row each further win counts double (the flame) "
                 "until a game is not won. Berserk: before your first action you may halve your "
-                f"own clock; a win after at least {BERSERK_MIN_ACTIONS} actions of your own is "
+                "own clock and give up your increment for the game; a win after at least {BERSERK_MIN_ACTIONS} actions of your own is "
                 "then worth one more point.")
     free_bye = kind == Tournament.SWISS and not settings.TOURNAMENT_COMPUTERS
     return "A win 1 point, a draw (Colorful Connection) ½, a loss 0" + (

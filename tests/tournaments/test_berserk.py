@@ -1,6 +1,7 @@
 """Berserk in arenas, through play's services as the game socket calls them: a player halves
-their own clock before their first action, once, in an arena game only; a win after enough
-actions of their own is worth one more point."""
+their own clock before their first action, once, in an arena game only, and gets no increment
+for the rest of the game (lichess's rule); a win after enough actions of their own is worth one
+more point."""
 from datetime import timedelta
 
 import pytest
@@ -8,6 +9,7 @@ from django.utils import timezone
 
 from play import services as play
 from play.berserk import go_berserk
+from play.snapshots import clocks_of
 from play.clock import TimeControl
 from tournaments import services
 from tournaments.formats.arena import BERSERK_MIN_ACTIONS
@@ -63,6 +65,29 @@ def test_a_player_halves_their_own_clock_once_before_their_first_action(people):
     assert refusal(game, game.player0, ply=0).code == "stale"
     game.refresh_from_db()
     assert game.remaining_ms[0] > THREE_MINUTES // 2  # the opponent's clock is theirs
+
+
+def turn_at(game, user, now):
+    """`user`, to move, acts at `now` (a first legal action)."""
+    game.refresh_from_db()
+    play.play(game.pk, user, game.ply_count, game.state().legal_actions()[0], now=now)
+    game.refresh_from_db()
+
+
+def test_the_berserk_player_gets_no_increment_and_the_clocks_say_so(people):
+    game = paired(people)
+    assert clocks_of(game, timezone.now())["increments"] == [2, 2]
+    go_berserk(game.pk, game.player1, 0)
+    game.refresh_from_db()
+    assert game.berserk == (False, True)
+    assert clocks_of(game, timezone.now())["increments"] == [2, 0]
+    start = timezone.now()
+    turn_at(game, game.player0, start)  # the first move starts the clocks
+    first_left = list(game.remaining_ms)
+    turn_at(game, game.player1, start + timedelta(seconds=10))
+    assert game.remaining_ms[1] == first_left[1] - 10_000  # no increment for the berserk one
+    turn_at(game, game.player0, start + timedelta(seconds=15))
+    assert game.remaining_ms[0] == first_left[0] - 5_000 + 2_000  # the other keeps theirs
 
 
 def test_berserk_is_offered_in_arena_games_only_and_changes_nothing_elsewhere(people):
