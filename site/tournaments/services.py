@@ -126,6 +126,11 @@ def pause(tournament_id, user, paused=True):
         if tournament.kind != Tournament.ARENA:
             raise TournamentError("not_arena", "only an arena can be paused")
         entry = _entry(tournament, user)
+        if entry.paused == paused:
+            # Asking again (two tabs, or "come back" from a player already in the pairing,
+            # maybe in a game now): nothing to change, and they are told why.
+            raise TournamentError("unchanged", "you have paused already" if paused else
+                                  "you are not paused: you are paired whenever you are free")
         entry.paused = paused
         entry.save(update_fields=["paused"])
         news.changed(tournament.pk)

@@ -5,6 +5,7 @@ recomputation from the stored games."""
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -236,6 +237,39 @@ def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
     assert tournament.status == Tournament.FINISHED
     assert shown_points(tournament) == recomputed_points(tournament)
     assert sum(shown_points(tournament).values()) == 4 * 2
+
+
+def test_a_player_in_a_game_asking_to_be_paired_is_refused_and_withdrawing_mid_game_stops_pairing(
+        people):
+    tournament = event(people[0])
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    first_wave = list(Pairing.objects.filter(tournament=tournament))
+    leaver = Entry.objects.get(tournament=tournament, player=people[0])
+    for request in (lambda: services.pause(tournament.pk, people[0], paused=False),
+                    lambda: services.join(tournament.pk, people[0])):
+        with pytest.raises(services.TournamentError) as refused:
+            request()
+        assert refused.value.code in ("unchanged", "already_joined")
+    services.pause(tournament.pk, people[1])
+    with pytest.raises(services.TournamentError, match="paused already"):
+        services.pause(tournament.pk, people[1])
+    services.pause(tournament.pk, people[1], paused=False)
+    services.tick()
+    assert Pairing.objects.filter(tournament=tournament).count() == 2  # nobody paired twice
+    services.withdraw(tournament.pk, people[0])  # mid-game: the game goes on
+    theirs = Pairing.objects.get(Q(first=leaver) | Q(second=leaver), tournament=tournament)
+    theirs.game.refresh_from_db()
+    assert theirs.game.is_active
+    for number, pairing in enumerate(first_wave):
+        finish(pairing.game, number % 2)
+    services.tick()
+    later = Pairing.objects.filter(tournament=tournament).exclude(
+        pk__in=[p.pk for p in first_wave])
+    assert later.count() == 1  # three free people: one game, and never the one who left
+    assert leaver.pk not in (later[0].first_id, later[0].second_id)
+    assert shown_points(tournament) == recomputed_points(tournament)  # their game counted
 
 
 def test_an_aborted_arena_game_counts_for_nobody(people):
