@@ -54,7 +54,7 @@ def thinking_time(game, seat, level):
         return None
     # What is left now: a job asked again by the sweep comes later in the turn.
     left = game.remaining_at(timezone.now())[seat] / 1000
-    budget = left * SHARE_OF_CLOCK + (game.increment or 0) * SHARE_OF_INCREMENT
+    budget = left * SHARE_OF_CLOCK + game.increments()[seat] * SHARE_OF_INCREMENT
     return round(max(MIN_THINK, min(budget, left / 4, engine_bots.LEVELS[level].cap)), 3)
 
 

@@ -1,5 +1,6 @@
 """Berserk, as lichess's arenas have it: a player halves their own clock at the start of a
-game, before their first action, for what the game's event gives for it (a tournament arena:
+game, before their first action, and gets no increment for the rest of it (Game.berserk0/1,
+read by play.clock.after_action), for what the game's event gives for it (a tournament arena:
 one more point for a win after enough actions; tournaments.formats.arena).
 
 play knows only the clock. Whether a game offers berserk is the event's word, asked through
@@ -39,7 +40,9 @@ def do_berserk(game, me, now, ply):
         raise PlayError("not_allowed", "less than half your time is left: too late to go berserk")
     left[me] -= half
     game.remaining_ms = left
-    statements.update_game(game, ["remaining0_ms", "remaining1_ms", "updated_at"])
+    field = ("berserk0", "berserk1")[me]
+    setattr(game, field, True)
+    statements.update_game(game, ["remaining0_ms", "remaining1_ms", field, "updated_at"])
     broadcast.to_game(game, {"type": "berserk", "player": me, "ply": game.ply_count,
                              "clocks": clocks_of(game, now)})
     return []

@@ -146,17 +146,19 @@ def expiry(tc: TimeControl, remaining_ms, running: PlayerIndex | None,
 
 
 def after_action(tc: TimeControl, remaining_ms, mover: PlayerIndex,
-                 next_player: PlayerIndex | None, turn_started_at, now: datetime):
+                 next_player: PlayerIndex | None, turn_started_at, now: datetime,
+                 berserk=(False, False)):
     """Clock values after `mover` acted at `now`: (remaining_ms, turn_started_at).
 
     The mover pays for the time since the turn (or their previous action of the same turn)
     started. The increment is added only when the turn passes to the other player, so a turn
-    of several actions (Copolymer's forced claims, Colorful's two stones) earns it once.
+    of several actions (Copolymer's forced claims, Colorful's two stones) earns it once, and a
+    player who went berserk (`berserk`, by player index; play.berserk) never earns it.
     `next_player` is None when the action ended the game: the clocks stop."""
     if tc.is_realtime:
         left = list(remaining_ms)
         left[mover] = max(0, left[mover] - ms(now - turn_started_at))
-        if next_player is not None and next_player != mover:
+        if next_player is not None and next_player != mover and not berserk[mover]:
             left[mover] += tc.increment * 1000
         return left, (None if next_player is None else now)
     if tc.is_correspondence:
@@ -190,7 +192,8 @@ def clock_history(game):
         state = state.play(action)
         # The player to move next: the side to move, through Tripen's swap if it happened.
         following = None if state.is_over else state.person_to_move
-        left, turn_started = after_action(tc, left, player, following, turn_started, at)
+        left, turn_started = after_action(tc, left, player, following, turn_started, at,
+                                          game.berserk)
         history.append(list(left))
         if turn_started is None:
             break

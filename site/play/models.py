@@ -87,6 +87,10 @@ class Game(models.Model):
     # clock is the player to move's; it started at turn_started_at (null once over/untimed).
     remaining0_ms = models.BigIntegerField(null=True, blank=True)
     remaining1_ms = models.BigIntegerField(null=True, blank=True)
+    # Realtime: each player's berserk (play.berserk, offered by an arena): they halved their
+    # own clock and, as on lichess, get no increment for the rest of the game.
+    berserk0 = models.BooleanField(default=False, db_default=False)
+    berserk1 = models.BooleanField(default=False, db_default=False)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # When the game ends by itself unless someone acts (play.lapses): the running clock's
     # flag, a first move not made in time, an untimed game left alone. Kept by save(), for
@@ -270,6 +274,18 @@ class Game(models.Model):
     @property
     def time_control(self):
         return TimeControl(self.time_kind, self.minutes, self.increment, self.days)
+
+    @property
+    def berserk(self):
+        """Which players went berserk (play.berserk), by player index."""
+        return (self.berserk0, self.berserk1)
+
+    def increments(self):
+        """Each player's increment in seconds (realtime; None otherwise): the time control's,
+        none for a player who went berserk."""
+        if self.time_kind != "realtime":
+            return None
+        return [0 if went else (self.increment or 0) for went in self.berserk]
 
     @property
     def remaining_ms(self):

@@ -237,7 +237,8 @@ def do_play(game: Game, me: PlayerIndex | None, now: datetime, ply: int, action:
         since = min(thinking_since or now, now)
         game.turn_started_at = max(game.turn_started_at or since, since)
     remaining, game.turn_started_at = after_action(
-        game.time_control, game.remaining_ms, me, next_player, game.turn_started_at, now)
+        game.time_control, game.remaining_ms, me, next_player, game.turn_started_at, now,
+        game.berserk)
     if next_player is not None and game.turn_started_at is not None:
         game.turn_started_at = clock_start(game, next_player, game.turn_started_at)
     if remaining is not None:

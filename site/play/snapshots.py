@@ -57,6 +57,8 @@ def clocks_of(game, now):
         # Correspondence: which players are on vacation (play.vacations); the deadline of one
         # who is stands still (deadline null).
         "away": [game.vacation0_since is not None, game.vacation1_since is not None],
+        # Realtime: each player's increment in seconds (none after a berserk, play.berserk).
+        "increments": game.increments(),
     }
 
 

@@ -48,6 +48,8 @@ class Tournament(models.Model):
                                    related_name="tournaments_created", null=True, blank=True)
     schedule_key = models.CharField(max_length=120, blank=True, default="")
     status = models.CharField(max_length=10, choices=STATUSES, default=UPCOMING)
+    # Why a cancelled event was cancelled, in words for its page and the notice to its players.
+    cancelled_because = models.CharField(max_length=200, blank=True, default="")
     round = models.PositiveSmallIntegerField(default=0)  # Swiss: the round in play
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -3,6 +3,7 @@ the tie-breaks, worded from the constants the code plays by (so the page cannot 
 what happens)."""
 from django.conf import settings
 
+from tournaments.formats import roundrobin, swiss
 from tournaments.formats.arena import BERSERK_MIN_ACTIONS, DRAW, STREAK_AFTER, WIN
 from tournaments.models import Tournament
 from tournaments.results import GRACE
@@ -34,10 +35,13 @@ def _format(tournament):
         return (f"Swiss, {tournament.rounds} rounds: each round you meet a player with the same "
                 "score or the nearest, never the same opponent twice, with first and second "
                 f"moves balanced. An odd player out {bye}. Join before round 2 (with zero "
-                "points); withdraw at any time.")
+                "points); withdraw at any time. With fewer than "
+                f"{swiss.MIN_PLAYERS} players at the start the event is cancelled: nothing is "
+                "paired, and those who joined are told.")
     both = " twice, once with each side" if tournament.double else ""
     return (f"Round robin: everyone plays everyone{both}; all games start at once when the "
-            "event starts.")
+            f"event starts. With fewer than {roundrobin.MIN_PLAYERS} players then it is "
+            "cancelled, and those who joined are told.")
 
 
 def _minutes(tournament):
@@ -58,8 +62,8 @@ def _scoring(kind):
         return (f"A win {WIN} points, a draw (Colorful Connection) {DRAW}, a loss 0. After "
                 f"{STREAK_AFTER} wins in a row each further win counts double (the flame) "
                 "until a game is not won. Berserk: before your first action you may halve your "
-                f"own clock; a win after at least {BERSERK_MIN_ACTIONS} actions of your own is "
-                "then worth one more point.")
+                "own clock and give up your increment for the game; a win after at least "
+                f"{BERSERK_MIN_ACTIONS} actions of your own is then worth one more point.")
     free_bye = kind == Tournament.SWISS and not settings.TOURNAMENT_COMPUTERS
     return "A win 1 point, a draw (Colorful Connection) ½, a loss 0" + (
         ", a bye 1." if free_bye else ".")

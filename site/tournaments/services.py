@@ -22,7 +22,8 @@ from play.services import start_game
 from tournaments import news, results
 from tournaments.formats.arena import pair_wave
 from tournaments.formats.arena import sides as arena_sides
-from tournaments.formats.roundrobin import MAX_PLAYERS, MIN_PLAYERS, berger_rounds
+from tournaments.formats import roundrobin, swiss
+from tournaments.formats.roundrobin import MAX_PLAYERS, berger_rounds
 from tournaments.formats.standings import swiss_standings
 from tournaments.formats.swiss import FIRST, SECOND, SwissPlayer, pair_round
 from tournaments.models import Bye, Entry, Pairing, Tournament
@@ -126,6 +127,11 @@ def pause(tournament_id, user, paused=True):
         if tournament.kind != Tournament.ARENA:
             raise TournamentError("not_arena", "only an arena can be paused")
         entry = _entry(tournament, user)
+        if entry.paused == paused:
+            # Asking again (two tabs, or "come back" from a player already in the pairing,
+            # maybe in a game now): nothing to change, and they are told why.
+            raise TournamentError("unchanged", "you have paused already" if paused else
+                                  "you are not paused: you are paired whenever you are free")
         entry.paused = paused
         entry.save(update_fields=["paused"])
         news.changed(tournament.pk)
@@ -138,8 +144,32 @@ def cancel(tournament_id, user):
             raise TournamentError("forbidden", "only its creator or an operator may cancel it")
         if tournament.status != Tournament.UPCOMING:
             raise TournamentError("started", "only an event that has not begun can be cancelled")
-        tournament.status = Tournament.CANCELLED
-        tournament.save(update_fields=["status"])
+        who = "its creator" if tournament.created_by_id == user.pk else "an operator"
+        call_off(tournament, f"cancelled by {who} before its start")
+
+
+def call_off(tournament, because):
+    """Cancel the event (its row locked by the caller), saying why on its page and to each
+    player who joined, over the notification socket wherever they are on the site."""
+    tournament.status = Tournament.CANCELLED
+    tournament.cancelled_because = because
+    tournament.save(update_fields=["status", "cancelled_because"])
+    notice = {"type": "tournament_cancelled", "tournament": tournament.pk,
+              "url": tournament.get_absolute_url(),
+              "message": f"{tournament.name} is cancelled: {because}."}
+    for player_id in tournament.entries.filter(withdrawn=False).values_list("player_id",
+                                                                              flat=True):
+        announce(user_group(player_id), notice)
+
+
+def too_few(tournament):
+    """The reason to call off an event that is starting with fewer players than its format
+    needs (round robin 3, Swiss 2; an arena waits for players), else None."""
+    needed = {Tournament.ROUND_ROBIN: roundrobin.MIN_PLAYERS,
+              Tournament.SWISS: swiss.MIN_PLAYERS}.get(tournament.kind)
+    if needed is None or tournament.entries.filter(withdrawn=False).count() >= needed:
+        return None
+    return f"fewer than {needed} players had joined at its start"
 
 
 # -- the periodic job -----------------------------------------------------------------------
@@ -163,6 +193,9 @@ def advance(tournament, now):
     if tournament.status == Tournament.UPCOMING:
         if tournament.starts_at > now:
             return
+        because = too_few(tournament)
+        if because:
+            return call_off(tournament, because)
         tournament.status = Tournament.RUNNING
         tournament.save(update_fields=["status"])
         if tournament.kind == Tournament.ROUND_ROBIN:
@@ -317,10 +350,6 @@ def bye_computer(tournament):
 def _start_round_robin(tournament, now):
     entries = list(tournament.entries.filter(withdrawn=False).select_related("player")
                    .order_by("joined_at", "pk"))
-    if len(entries) < MIN_PLAYERS:
-        tournament.status = Tournament.CANCELLED
-        tournament.save(update_fields=["status"])
-        return
     # All games at once: the correspondence habit of AbstractPlay and Little Golem.
     for number, pairs in enumerate(berger_rounds(entries, double=tournament.double), 1):
         for first, second in pairs:

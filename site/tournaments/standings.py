@@ -2,7 +2,7 @@
 points (kept by tournaments.results) and the format's tie-breaks (tournaments.formats)."""
 from accounts.models import Profile
 from ratings.models import Rating
-from tournaments.formats.arena import ArenaGame, on_fire
+from tournaments.formats.arena import ArenaGame, on_fire, sheet
 from tournaments.formats.standings import performance, round_robin_table, swiss_standings
 from tournaments.models import Tournament
 
@@ -43,13 +43,16 @@ def _arena_rows(tournament, entries, counted):
         e.player_id for e in entries.values()]).values_list("user_id", "rating"))
     player_of = {pk: entry.player_id for pk, entry in entries.items()}
     played = {pk: [] for pk in entries}
+    arena_games = {pk: [] for pk in entries}  # from each side, in the order they ended
     for p in counted:
-        for me, other, score in ((p.first_id, p.second_id, p.result),
-                                 (p.second_id, p.first_id, 1 - p.result)):
+        for side, me, other, score in ((0, p.first_id, p.second_id, p.result),
+                                       (1, p.second_id, p.first_id, 1 - p.result)):
             played[me].append((ratings.get(player_of[other], START_RATING), score))
+            arena_games[me].append(ArenaGame(score, berserk=p.berserk_of(side), actions=(
+                p.first_actions, p.second_actions)[side]))
     rows = [{"entry": pk, "points": entries[pk].points, "games": len(played[pk]),
              "performance": performance(played[pk]),
-             "fire": on_fire([ArenaGame(score) for _, score in played[pk]])}
+             "fire": on_fire(arena_games[pk]), "sheet": sheet(arena_games[pk])}
             for pk in entries]
     rows.sort(key=lambda row: (-row["points"], -(row["performance"] or 0), row["entry"]))
     return rows

@@ -237,6 +237,11 @@ const handlers = {
       { urgent: true, sticky: true });
     window.location.assign(url);
   },
+  // An event the player joined was called off (too few players at its start, or by its
+  // creator): tournaments.services.call_off.
+  tournament_cancelled({ tournament, message }) {
+    notice(`tournament-${tournament}`, "info", message);
+  },
   pong() {},
   error(message) { console.warn("notify:", message.code, message.message); },
 };

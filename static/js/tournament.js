@@ -42,7 +42,24 @@ function rowOf(row, kind, me) {
   else if (kind === "swiss") tr.append(cell(number(row.buchholz, 1)), cell(number(row.sonneborn_berger, 2)));
   else tr.append(cell(number(row.sonneborn_berger, 2)));
   tr.append(cell(String(row.games), "col-extra"));
+  if (kind === "arena") tr.append(sheetOf(row.sheet || []));
   return tr;
+}
+
+// The arena's score sheet (lichess's): each game's points in order, a streak's doubled wins
+// and berserk games marked.
+function sheetOf(marks) {
+  const td = cell("", "col-extra sheet");
+  for (const m of marks) {
+    const span = document.createElement("span");
+    span.className = [m.doubled ? "double" : "", m.berserk ? "berserk" : ""].join(" ").trim();
+    span.textContent = `${m.points}${m.berserk ? "⚔" : ""}`;
+    span.title = `${m.points} point${m.points === 1 ? "" : "s"}`
+      + (m.doubled ? ", doubled on a streak" : "")
+      + (m.berserk ? `, berserk${m.berserk_point ? " (+1)" : ""}` : "");
+    td.append(span);
+  }
+  return td;
 }
 
 async function followToMyGame() {

@@ -2,7 +2,7 @@
 Join button, the event page takes each to their game when the tick pairs them, they play by
 clicking the board, and a visitor watching the event page sees the standings move without a
 reload, then the podium. On a game's page: the event's link, no takeback or players'
-chat, and berserk seen by both players. A phone-size look at the event page at the end."""
+chat, and berserk seen by both players (half the clock, no increment). A phone-size look at the event page at the end."""
 import random
 import re
 
@@ -98,6 +98,12 @@ def test_four_players_join_from_the_home_page_play_and_the_standings_move(
             f"Berserk: {opening['players'][1]['username']}")
     expect(berserker.get_by_role("button", name="Berserk")).to_be_hidden()
     expect(opponent.get_by_role("button", name="Berserk")).to_be_visible()
+    # Berserk drops the increment too (lichess's rule): the clocks say so beside each.
+    for page in (berserker, opponent):
+        expect(page.locator('#players .player[data-player="1"] .clock-increment')).to_have_text(
+            "⚔ +0")
+        expect(page.locator('#players .player[data-player="0"] .clock-increment')).to_have_text(
+            "+3")
     clocks = snapshot_json(server, first_path)["clocks"]["remaining_ms"]
     assert clocks[1] <= 5 * 60_000 // 2 < clocks[0]
     shoot(opponent, screenshot_dir, "tournament-game-berserk")
@@ -126,6 +132,8 @@ def test_four_players_join_from_the_home_page_play_and_the_standings_move(
                            has_text=re.compile(r"^\s*[23]\s*$"))).to_have_count(2, timeout=30_000)
     expect(watcher.locator(".podium")).to_be_visible(timeout=30_000)
     expect(watcher.locator("#tournament-status")).to_contain_text("Finished")
+    # The score sheet: one mark per counted game, four players with one game each.
+    expect(watcher.locator("#standings .sheet span")).to_have_count(4)
     shoot(watcher, screenshot_dir, "tournament-finished", full_page=True)
 
     phone = new_page(viewport=PHONE)

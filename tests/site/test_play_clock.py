@@ -58,6 +58,14 @@ def test_realtime_mover_pays_and_earns_increment_when_turn_passes():
     assert left == [52_000, 60_000] and started == seconds(10)
 
 
+def test_realtime_a_berserk_mover_earns_no_increment_and_the_other_still_does():
+    tc = TimeControl.realtime(1, 2)
+    left, _ = after_action(tc, [30_000, 60_000], 0, 1, T0, seconds(10), berserk=(True, False))
+    assert left == [20_000, 60_000]
+    left, _ = after_action(tc, [30_000, 60_000], 1, 0, T0, seconds(10), berserk=(True, False))
+    assert left == [30_000, 52_000]
+
+
 def test_realtime_no_increment_inside_a_turn_of_several_actions():
     tc = TimeControl.realtime(1, 2)
     left, started = after_action(tc, [60_000, 60_000], 1, 1, T0, seconds(4))

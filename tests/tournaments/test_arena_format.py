@@ -2,7 +2,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats.arena import ArenaGame, game_points, on_fire, pair_wave, points, sides
+from tournaments.formats.arena import (ArenaGame, game_points, on_fire, pair_wave, points, sheet,
+                                       sides)
 
 
 @st.composite
@@ -77,3 +78,13 @@ def test_berserk_adds_one_point_to_a_win_of_enough_actions_and_is_not_doubled():
     quick = ArenaGame(1, berserk=True, actions=6)
     lost = ArenaGame(0, berserk=True, actions=30)
     assert game_points([berserk, quick, berserk, lost]) == [3, 2, 5, 0]
+
+
+def test_the_sheet_marks_each_games_points_the_streaks_doubles_and_berserk_games():
+    berserk_win = ArenaGame(1, berserk=True, actions=7)
+    berserk_loss = ArenaGame(0, berserk=True, actions=30)
+    marks = sheet([WIN, berserk_win, WIN, berserk_loss, DRAW])
+    assert [m["points"] for m in marks] == [2, 3, 4, 0, 1]
+    assert [m["doubled"] for m in marks] == [False, False, True, False, False]
+    assert [m["berserk"] for m in marks] == [False, True, False, True, False]
+    assert [m["berserk_point"] for m in marks] == [False, True, False, False, False]

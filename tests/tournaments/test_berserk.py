@@ -1,6 +1,7 @@
 """Berserk in arenas, through play's services as the game socket calls them: a player halves
-their own clock before their first action, once, in an arena game only; a win after enough
-actions of their own is worth one more point."""
+their own clock before their first action, once, in an arena game only, and gets no increment
+for the rest of the game (lichess's rule); a win after enough actions of their own is worth one
+more point."""
 from datetime import timedelta
 
 import pytest
@@ -8,8 +9,10 @@ from django.utils import timezone
 
 from play import services as play
 from play.berserk import go_berserk
+from play.snapshots import clocks_of
 from play.clock import TimeControl
 from tournaments import services
+from tournaments.consumers import standings_message
 from tournaments.formats.arena import BERSERK_MIN_ACTIONS
 from tournaments.models import Entry, Pairing
 
@@ -65,6 +68,29 @@ def test_a_player_halves_their_own_clock_once_before_their_first_action(people):
     assert game.remaining_ms[0] > THREE_MINUTES // 2  # the opponent's clock is theirs
 
 
+def turn_at(game, user, now):
+    """`user`, to move, acts at `now` (a first legal action)."""
+    game.refresh_from_db()
+    play.play(game.pk, user, game.ply_count, game.state().legal_actions()[0], now=now)
+    game.refresh_from_db()
+
+
+def test_the_berserk_player_gets_no_increment_and_the_clocks_say_so(people):
+    game = paired(people)
+    assert clocks_of(game, timezone.now())["increments"] == [2, 2]
+    go_berserk(game.pk, game.player1, 0)
+    game.refresh_from_db()
+    assert game.berserk == (False, True)
+    assert clocks_of(game, timezone.now())["increments"] == [2, 0]
+    start = timezone.now()
+    turn_at(game, game.player0, start)  # the first move starts the clocks
+    first_left = list(game.remaining_ms)
+    turn_at(game, game.player1, start + timedelta(seconds=10))
+    assert game.remaining_ms[1] == first_left[1] - 10_000  # no increment for the berserk one
+    turn_at(game, game.player0, start + timedelta(seconds=15))
+    assert game.remaining_ms[0] == first_left[0] - 5_000 + 2_000  # the other keeps theirs
+
+
 def test_berserk_is_offered_in_arena_games_only_and_changes_nothing_elsewhere(people):
     swiss = paired(people, kind="swiss")
     assert "arena" in str(refusal(swiss, swiss.player0))
@@ -112,3 +138,33 @@ def test_a_berserk_win_after_enough_own_actions_is_worth_one_more_point(people, 
     assert winner.points == 2 + extra
     pairing = Pairing.objects.get(game=game)
     assert (pairing.first_actions, pairing.second_actions) == (actions, actions)
+
+
+def test_the_standings_mark_berserk_games_and_the_streak_live_and_on_the_page(client, people):
+    """Three wins for one player, the first berserk: the sheet (lichess's) reads 3, 2, 4
+    with the berserk game and the doubled win marked, and the flame shows; the same in the
+    push the event's sockets get and on the page."""
+    game = paired(people, options={"size": 7})
+    tournament = game.pairing.tournament
+    star = people[0]
+    for number in range(3):
+        if number:
+            services.tick()  # the only two waiting meet again
+            game = Pairing.objects.get(tournament=tournament, ended_at__isnull=True).game
+        side = 0 if game.player0 == star else 1
+        if number == 0:
+            if side == 1:
+                act(game, game.player0)  # berserk is before one's own first action
+            go_berserk(game.pk, star, game.ply_count)
+        play_out(game, side, BERSERK_MIN_ACTIONS if number == 0 else 1)
+    pushed = standings_message(tournament.pk)
+    row = next(row for row in pushed["rows"] if row["username"] == star.username)
+    assert row["fire"] and row["points"] == 9
+    assert [(m["points"], m["doubled"], m["berserk"]) for m in row["sheet"]] == [
+        (3, False, True), (2, False, False), (4, True, False)]
+    other = next(row for row in pushed["rows"] if row["username"] != star.username)
+    assert not other["fire"] and [m["points"] for m in other["sheet"]] == [0, 0, 0]
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert 'class="fire"' in page
+    assert '<span class="berserk" title="3 points, berserk (+1)">3⚔</span>' in page
+    assert '<span class="double " title="4 points, doubled on a streak">4</span>' in page

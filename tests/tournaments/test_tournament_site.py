@@ -5,6 +5,7 @@ recomputation from the stored games."""
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -190,9 +191,10 @@ def test_the_event_page_shows_settings_standings_and_the_players_game(client, pe
                "2 wins in a row", "at least 7 actions", "within 5 minutes after it",
                "tournament performance rating"]),
     ("swiss", ["Swiss, 3 rounds", "3 days per move", "a bye 1", "round before has ended",
-               "Buchholz, then Sonneborn-Berger, then the direct encounter"]),
+               "Buchholz, then Sonneborn-Berger, then the direct encounter",
+               "With fewer than 2 players at the start the event is cancelled"]),
     ("roundrobin", ["Round robin: everyone plays everyone twice", "Sonneborn-Berger, then the "
-                    "direct encounter"]),
+                    "direct encounter", "With fewer than 3 players then it is cancelled"]),
 ])
 def test_the_event_page_states_its_rules_in_words(client, people, kind, words):
     extra = {"double": True} if kind == "roundrobin" else {}
@@ -235,6 +237,39 @@ def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
     assert tournament.status == Tournament.FINISHED
     assert shown_points(tournament) == recomputed_points(tournament)
     assert sum(shown_points(tournament).values()) == 4 * 2
+
+
+def test_a_player_in_a_game_asking_to_be_paired_is_refused_and_withdrawing_mid_game_stops_pairing(
+        people):
+    tournament = event(people[0])
+    for person in people[:4]:
+        services.join(tournament.pk, person)
+    services.tick()
+    first_wave = list(Pairing.objects.filter(tournament=tournament))
+    leaver = Entry.objects.get(tournament=tournament, player=people[0])
+    for request in (lambda: services.pause(tournament.pk, people[0], paused=False),
+                    lambda: services.join(tournament.pk, people[0])):
+        with pytest.raises(services.TournamentError) as refused:
+            request()
+        assert refused.value.code in ("unchanged", "already_joined")
+    services.pause(tournament.pk, people[1])
+    with pytest.raises(services.TournamentError, match="paused already"):
+        services.pause(tournament.pk, people[1])
+    services.pause(tournament.pk, people[1], paused=False)
+    services.tick()
+    assert Pairing.objects.filter(tournament=tournament).count() == 2  # nobody paired twice
+    services.withdraw(tournament.pk, people[0])  # mid-game: the game goes on
+    theirs = Pairing.objects.get(Q(first=leaver) | Q(second=leaver), tournament=tournament)
+    theirs.game.refresh_from_db()
+    assert theirs.game.is_active
+    for number, pairing in enumerate(first_wave):
+        finish(pairing.game, number % 2)
+    services.tick()
+    later = Pairing.objects.filter(tournament=tournament).exclude(
+        pk__in=[p.pk for p in first_wave])
+    assert later.count() == 1  # three free people: one game, and never the one who left
+    assert leaver.pk not in (later[0].first_id, later[0].second_id)
+    assert shown_points(tournament) == recomputed_points(tournament)  # their game counted
 
 
 def test_an_aborted_arena_game_counts_for_nobody(people):
@@ -376,13 +411,72 @@ def test_a_round_robin_starts_every_game_at_once_and_ends_with_the_last(people):
     assert sum(shown_points(tournament).values()) == 12
 
 
-def test_a_round_robin_with_too_few_players_is_cancelled_at_its_start(people):
-    tournament = event(people[0], kind="roundrobin")
+@pytest.fixture
+def notices(django_capture_on_commit_callbacks):
+    """`with notices() as told:` runs the block and its commit hooks and collects the
+    `tournament_cancelled` notices sent to players' groups: {group: message}."""
+    import json
+    from contextlib import contextmanager
+
+    from live.outbox import Outbox
+
+    @contextmanager
+    def capture():
+        told = {}
+        with Outbox() as box, django_capture_on_commit_callbacks(execute=True):
+            yield told
+        for group, sent in box.events:
+            message = json.loads(sent["text"]) if "text" in sent else sent
+            if message.get("type") == "tournament_cancelled":
+                told[group] = message
+    return capture
+
+
+@pytest.mark.parametrize("kind, joined, needed", [("roundrobin", 2, 3), ("swiss", 1, 2),
+                                                  ("swiss", 0, 2)])
+def test_an_event_with_too_few_players_at_its_start_is_cancelled_and_they_are_told(
+        client, settings, people, notices, kind, joined, needed):
+    settings.TOURNAMENT_COMPUTERS = True  # no computer makes up the numbers either
+    tournament = event(people[0], kind=kind, starts_in=1)
+    for person in people[:joined]:
+        services.join(tournament.pk, person)
+    services.join(tournament.pk, people[5])
+    services.withdraw(tournament.pk, people[5])  # gone before the start: not counted, not told
+    with notices() as told:
+        services.tick(now=timezone.now() + timedelta(minutes=2))
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.CANCELLED
+    assert not tournament.pairings.exists() and not tournament.byes.exists()
+    assert [row["points"] for row in table(tournament)] == [0] * (joined + 1)
+    because = f"fewer than {needed} players had joined at its start"
+    assert tournament.cancelled_because == because
+    assert sorted(told) == sorted(f"user-{person.pk}" for person in people[:joined])
+    for message in told.values():
+        assert message["url"] == tournament.get_absolute_url()
+        assert message["message"] == f"{tournament.name} is cancelled: {because}."
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert f"Cancelled: {because}." in page
+    services.tick(now=timezone.now() + timedelta(minutes=3))  # stays cancelled
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.CANCELLED and not tournament.pairings.exists()
+
+
+def test_a_swiss_event_of_two_starts_and_plays(people):
+    tournament = event(people[0], kind="swiss")
     for person in people[:2]:
         services.join(tournament.pk, person)
     services.tick()
     tournament.refresh_from_db()
-    assert tournament.status == Tournament.CANCELLED and not tournament.pairings.exists()
+    assert tournament.status == Tournament.RUNNING and tournament.pairings.count() == 1
+
+
+def test_the_players_who_joined_are_told_when_the_creator_cancels(people, notices):
+    tournament = event(people[0], kind="swiss", starts_in=60)
+    services.join(tournament.pk, people[1])
+    with notices() as told:
+        services.cancel(tournament.pk, people[0])
+    assert list(told) == [f"user-{people[1].pk}"]
+    assert "cancelled by its creator" in told[f"user-{people[1].pk}"]["message"]
 
 
 def test_tournament_games_have_no_takebacks_and_no_players_chat(people):

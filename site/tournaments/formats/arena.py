@@ -76,6 +76,21 @@ def game_points(games):
     return points
 
 
+def sheet(games):
+    """Each game's mark in the standings, in order (lichess's score sheet): its points,
+    whether they were doubled by a streak (the flame), whether the player went berserk in it
+    and whether that earned the extra point."""
+    marks = []
+    wins_in_row = 0
+    for game, earned in zip(games, game_points(games)):
+        doubled = game.result == 1 and wins_in_row >= STREAK_AFTER
+        wins_in_row = wins_in_row + 1 if game.result == 1 else 0
+        marks.append({"points": earned, "doubled": doubled, "berserk": game.berserk,
+                      "berserk_point": (game.berserk and game.result == 1
+                                        and game.actions >= BERSERK_MIN_ACTIONS)})
+    return marks
+
+
 def on_fire(games):
     """Whether the player's next win counts double (the flame shown in the standings)."""
     wins_in_row = 0

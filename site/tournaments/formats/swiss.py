@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+# Fewer players than this at the start and the event is cancelled (lichess's rule): nothing is
+# paired, and those who joined are told (tournaments.services).
+MIN_PLAYERS = 2
 BYE = object()
 BLOCK = 48
 FIRST, SECOND = 0, 1

@@ -103,5 +103,20 @@ function renderClocks() {
     clock.classList.toggle("low", low);
     if (low && !wasLow[i]) lowTimeListener(i);
     wasLow[i] = low;
+    renderIncrement(node.querySelector(".clock-increment"), i);
   }
+}
+
+// Beside a realtime clock, the seconds it gains per turn; a player who went berserk
+// (play.berserk) gains none, as on lichess, and is marked.
+function renderIncrement(slot, i) {
+  if (!slot) return;
+  const increments = clocks.report && clocks.report.increments;
+  const berserk = Boolean(increments && increments[i] === 0 && Math.max(...increments) > 0);
+  const text = !increments || clocks.remaining(i) === null ? ""
+    : berserk ? "⚔ +0" : `+${increments[i]}`;
+  if (slot.textContent !== text) slot.textContent = text;
+  slot.hidden = text === "";
+  slot.classList.toggle("berserk", berserk);
+  slot.title = berserk ? "berserk: half the clock and no increment" : "seconds added each turn";
 }
