@@ -69,7 +69,7 @@ def index(request):
     page = rows = None
     if form.is_valid():
         page = queries.page_of(form.filters(), request.GET.get("page"))
-        rows = [listing.row(game) for game in page.object_list]
+        rows = listing.rendered([listing.row(game) for game in page.object_list])
     return render(request, "archive/index.html", {"form": form, "page": page, "rows": rows})
 
 
