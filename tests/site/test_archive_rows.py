@@ -46,3 +46,24 @@ def test_a_row_is_drawn_again_when_a_player_is_renamed(client, two_games):
     get_user_model().objects.filter(username="bob").update(username="robert")
     html = client.get("/archive/").content.decode()
     assert "robert" in html and ">bob<" not in html
+
+
+def forms_drawn(response):
+    return [t.name for t in response.templates].count("archive/_filter.html")
+
+
+def test_a_searchs_form_is_drawn_once_and_another_search_has_its_own(client, two_games):
+    assert forms_drawn(client.get("/archive/?game=hadron")) == 1
+    again = client.get("/archive/?game=hadron")
+    assert forms_drawn(again) == 0
+    assert '<option value="hadron" selected>' in again.content.decode()
+    other = client.get("/archive/?game=copolymer")
+    assert forms_drawn(other) == 1
+    assert '<option value="copolymer" selected>' in other.content.decode()
+
+
+def test_a_refused_search_is_drawn_every_time(client, two_games):
+    for _ in range(2):
+        response = client.get("/archive/?player=nobody-here")
+        assert forms_drawn(response) == 1
+        assert response.context["form"].errors
