@@ -1,8 +1,20 @@
-"""What one row of the Archive shows about a finished game."""
+"""What one row of the Archive shows about a finished game, and its HTML, rendered once for
+what it shows.
+
+A finished game's row hardly changes: only a rating beside a name (an unrated game shows the
+player's rating as it stands now), a tournament's name, or a renamed player. So a row's HTML is
+kept in Django's cache under a key made of everything the row shows (shown()), and a page of 25
+rows reads them in one get_many: the template runs for a row only when something in it changed
+(or the key went out of the cache), never on a repeated view.
+"""
+import hashlib
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from play.labels import reason_text
 from ratings.display import badge, marked
@@ -29,6 +41,14 @@ class Row:
     thumbnail: str
     url: str
     event: object = None  # the tournament it was played in
+    html: str = ""  # the list item (rendered())
+
+
+# Part of every row's key: change it when templates/archive/_row.html changes what it shows.
+ROW_VERSION = 1
+# Rows kept this long since they were last drawn (a week): a finished game's row is the same
+# for everyone, so the cache holds the pages visitors actually read.
+ROW_TIMEOUT = 7 * 24 * 3600
 
 
 def seats(game):
@@ -62,3 +82,31 @@ def event_of(game):
         return game.pairing.tournament
     except ObjectDoesNotExist:
         return None
+
+
+def shown(row):
+    """Everything templates/archive/_row.html shows of `row`, as text: its cache key's body."""
+    game = row.game
+    event = row.event and (row.event.pk, row.event.name, row.event.get_absolute_url())
+    return repr((ROW_VERSION, game.pk, row.title, row.board, row.seats, row.result, row.reason,
+                 row.thumbnail, row.url, event, game.time_control.text, game.rated, game.reason,
+                 game.finished_at and game.finished_at.isoformat(), game.ply_count))
+
+
+def row_key(row):
+    return f"archive:row:{row.game.pk}:{hashlib.sha1(shown(row).encode()).hexdigest()}"
+
+
+def rendered(rows):
+    """`rows` with their HTML: kept ones from the cache (one read for the page), the others
+    rendered and kept."""
+    keys = {row_key(row): row for row in rows}
+    kept = cache.get_many(list(keys))
+    drawn = {}
+    for key, row in keys.items():
+        row.html = mark_safe(kept[key]) if key in kept else None
+        if row.html is None:
+            row.html = drawn[key] = render_to_string("archive/_row.html", {"row": row})
+    if drawn:
+        cache.set_many(drawn, ROW_TIMEOUT)
+    return rows

@@ -4,11 +4,16 @@ Everything here is public, like watching: a visitor who never signed up can sear
 explore and download. The position and export endpoints answer for live games too (a
 spectator steps back through the moves already played), up to the ply the game has reached.
 """
+import hashlib
+
 from csp.decorators import csp_replace
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 from django_ratelimit.core import is_ratelimited
 
@@ -63,14 +68,36 @@ def attachment(response, name):
     return response
 
 
+# Part of the search form's key: change it when templates/archive/_filter.html changes.
+FILTER_VERSION = 1
+FILTER_TIMEOUT = 24 * 3600
+
+
+def filter_html(form):
+    """The search form's HTML. A valid search's form shows only what was asked and the
+    tournaments offered, so it is rendered once for those and kept; a refused one (its errors
+    may depend on the database: no such player) is rendered every time."""
+    if not form.is_valid():
+        return render_to_string("archive/_filter.html", {"form": form})
+    offered = list(form.fields["event"].queryset.values_list("pk", "name", "starts_at"))
+    shown = repr((FILTER_VERSION, sorted(form.data.lists()), offered))
+    key = f"archive:filter:{hashlib.sha1(shown.encode()).hexdigest()}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("archive/_filter.html", {"form": form})
+        cache.set(key, html, FILTER_TIMEOUT)
+    return mark_safe(html)
+
+
 @require_GET
 def index(request):
     form = ArchiveFilter(request.GET)
     page = rows = None
     if form.is_valid():
         page = queries.page_of(form.filters(), request.GET.get("page"))
-        rows = [listing.row(game) for game in page.object_list]
-    return render(request, "archive/index.html", {"form": form, "page": page, "rows": rows})
+        rows = listing.rendered([listing.row(game) for game in page.object_list])
+    return render(request, "archive/index.html", {"form": form, "page": page, "rows": rows,
+                                                  "filter_html": filter_html(form)})
 
 
 @require_GET

@@ -7,12 +7,15 @@ a row after a move costs one step of the engine at most, never a replay of the g
 thumbnail of a position is drawn once per process (keyed like the positions: game id,
 creation time, ply).
 """
+import hashlib
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 
 from boards import svg
 from bots.services import is_exhibition
@@ -20,6 +23,7 @@ from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
 from ratings.display import badge, prefetch
+from watch.templatetags.watch_tags import time_left
 
 # Rows on the page and in the socket's list: the newest games in progress.
 LIMIT = 60
@@ -106,6 +110,36 @@ def with_html(row):
     is left empty (the browser puts `thumbnail` there), so the picture is sent once."""
     html = render_to_string("watch/_row.html", {"row": {**row, "thumbnail": ""}})
     return {**row, "html": html.strip()}
+
+
+# Part of every page row's key: change it when templates/watch/_row.html changes what it shows.
+ROW_VERSION = 1
+# A row's HTML is kept this long at most: a game in progress gets new keys as it moves.
+ROW_TIMEOUT = 3600
+
+
+def row_key(row):
+    """Everything templates/watch/_row.html shows of `row`, hashed: the row and its clocks
+    but the moment they were read (a stopped clock reads the same at any moment; a running
+    one's remaining time is in the key, so it misses as it should), and a correspondence
+    deadline as the page words it now ("2 days 3 h")."""
+    clocks = {k: v for k, v in row["clocks"].items() if k != "server_time"}
+    deadline = row["clocks"]["deadline"]
+    shown = repr((ROW_VERSION, {**row, "clocks": clocks}, deadline and time_left(deadline)))
+    return f"watch:row:{row['id']}:{hashlib.sha1(shown.encode()).hexdigest()}"
+
+
+def page_rows(rows):
+    """The page's list items of `rows` (with their pictures): a row drawn for the same
+    showing before is read from the cache, so a repeated view of the page renders only the
+    rows whose game moved, whose clock runs, or whose watchers came and went."""
+    keys = [row_key(row) for row in rows]
+    kept = cache.get_many(keys)
+    drawn = {key: render_to_string("watch/_row.html", {"row": row})
+             for key, row in zip(keys, rows) if key not in kept}
+    if drawn:
+        cache.set_many(drawn, ROW_TIMEOUT)
+    return [mark_safe(kept[key] if key in kept else drawn[key]) for key in keys]
 
 
 def rows(kind=None, limit=LIMIT):

@@ -14,11 +14,13 @@ def watch(request):
     kind = form.kind()
     featured = services.featured(kind)
     row = services.row_of(featured) if featured else None
+    rows = services.rows(kind)
     context = {
         "form": form,
         "kind": kind,
         "choices": form.fields["game"].choices,
-        "rows": services.rows(kind),
+        "rows": rows,
+        "row_items": services.page_rows(rows),
         "total": services.live_games(kind).count(),
         "limit": services.LIMIT,
         "featured": row,

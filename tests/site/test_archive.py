@@ -80,7 +80,7 @@ NEWEST_FIRST = ["resigned", "tripen", "long", "colorful", "copolymer", "hadron7"
 def test_lists_finished_games_newest_first_for_a_visitor(client, shelf):
     response = client.get("/archive/")
     assert response.status_code == 200
-    assert [t.name for t in response.templates][0] == "archive/index.html"
+    assert "archive/index.html" in [t.name for t in response.templates]
     assert listed(response) == ids(shelf, *NEWEST_FIRST)
     assert response.context["page"].paginator.count == 7
     assert "7 games" in response.content.decode()

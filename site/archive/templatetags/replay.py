@@ -1,8 +1,15 @@
 """The game page without JavaScript: the position drawn by the server and the move list as
 links (?ply=K), so a game reads in any browser; game.js replaces both with the live board and
 its own list. `{% position_picture game ply %}`, `{% move_list game ply %}`,
-`{% shown_position game ply players as shown %}`."""
+`{% shown_position game ply players as shown %}`.
+
+The picture and the move list are drawn once per position and kept in Django's cache, keyed
+by the game's stored history (archive.positions.stamp: id, creation, takebacks), its length
+and the ply shown: a finished game's never change, a game in progress gets new keys as it
+moves or takes back, so no page ever shows a kept drawing of another history."""
 from django import template
+from django.core.cache import cache
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from archive import positions
@@ -17,13 +24,29 @@ BY_CONDITION_TITLE = ("Played by a conditional move: the player left this reply 
                       "and the server played it when the opponent's move matched")
 
 
+# Part of the kept drawings' keys: change it when the picture or the move list changes.
+DRAWING_VERSION = 1
+
+
+def kept(kind, game, ply, draw):
+    """The drawing `kind` of `game` at `ply`: from the cache, or drawn by `draw()` and kept."""
+    key = f"replay:{kind}:{DRAWING_VERSION}:{positions.stamp(game)}:{game.ply_count}:{ply}"
+    drawing = cache.get(key)
+    if drawing is None:
+        drawing = draw()
+        cache.set(key, drawing, positions.TIMEOUT)
+    return mark_safe(drawing)
+
+
 @register.simple_tag
 def position_picture(game, ply):
     """The position after `ply` actions as inline SVG, with why the game ended marked on it
     (the words are the page's, under the board: shown_position's caption)."""
-    position = positions.state_at(game, ply).to_dict()
-    title = f"{game.title} ({game.options_text}), position after {ply} actions"
-    return mark_safe(svg.render(position["board"], title=title, ending=position["ending"]))
+    def draw():
+        position = positions.state_at(game, ply).to_dict()
+        title = f"{game.title} ({game.options_text}), position after {ply} actions"
+        return svg.render(position["board"], title=title, ending=position["ending"])
+    return kept("picture", game, ply, draw)
 
 
 @register.simple_tag
@@ -45,10 +68,15 @@ def shown_position(game, ply, players):
     }
 
 
-@register.inclusion_tag("archive/_move_list.html")
+@register.simple_tag
 def move_list(game, ply):
     """The actions by turn (as records group them), each a link to the position after it; those
     a conditional move played are marked (play.conditionals)."""
+    return kept("moves", game, ply,
+                lambda: render_to_string("archive/_move_list.html", turns_of(game, ply)))
+
+
+def turns_of(game, ply):
     state = positions.state_at(game, game.ply_count)
     start = game.engine.new(**game.options)
     sides, current = [], start
