@@ -77,9 +77,9 @@ class StormSocket(loadgen.RoomSocket):
                 async with gate:
                     await self.open(target, room, None)
                 return time.perf_counter() - cut_at
-            except Exception:
+            except Exception as error:
                 self.ws = None
-                self.game.stats.errors["reconnect_failed"] += 1
+                self.game.stats.errors[f"reconnect_failed ({type(error).__name__})"] += 1
                 if time.perf_counter() - cut_at > 4 * MAX_DELAY:
                     return None
 
@@ -187,6 +187,7 @@ def main(argv=None):
     parser.add_argument("--site", type=Path, default=ROOT, help="checkout whose servers run (default: this one)")
     parser.add_argument("--base", type=Path, default=None, help="another checkout measured first")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the servers' logs and say where")
     args = parser.parse_args(argv)
     fitting = raise_file_limit(args.sockets + 4 * args.games)
     if fitting < args.sockets + 4 * args.games:
@@ -228,7 +229,10 @@ def main(argv=None):
         for server in list(live_load.LIVE_SERVERS):
             server.stop()
         backend.cleanup()
-        shutil.rmtree(scratch, ignore_errors=True)
+        if args.keep:
+            print(f"servers' logs kept in {scratch}", file=sys.stderr)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -128,8 +128,10 @@ async def _begin():
     except Exception:
         logger.exception("could not record the start of this server process")
     tasks = _state["tasks"]
-    tasks.append(asyncio.create_task(_repeat(settings.LIVE_HEARTBEAT, _spread_beat)))
-    tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive)))
+    tasks.append(asyncio.create_task(_repeat(settings.LIVE_HEARTBEAT, _spread_beat,
+                                             "live.heartbeat")))
+    tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive,
+                                             "live.keep_alive")))
     for seconds, job, aside in _jobs:
         tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside))))
 
@@ -180,14 +182,14 @@ def gone_from_this_machine(process_name):
 
 # -- running -----------------------------------------------------------------------------------
 
-async def _repeat(seconds, work):
+async def _repeat(seconds, work, name=None):
     # The first run comes at a random point of the first period: the heartbeat (10 s) and the
     # keep-alive (30 s) would otherwise run at the same moments for ever, and so would the
     # processes started together.
     await asyncio.sleep(seconds * random.random())
     while True:
         try:
-            await measured(work.__name__, work())
+            await measured(name or work.__name__, work())
         except asyncio.CancelledError:
             raise
         except Exception:
