@@ -6,6 +6,7 @@ Channels echo room (bench/echo_room.py) under the same load, on the same channel
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/5 \\
         python bench/live_load.py --backends sqlite,pg1,pg2
     python bench/live_load.py --site /tmp/old                  # another checkout's servers
+    python bench/live_load.py --base /tmp/old                  # echo, /tmp/old and this one
 
 Backends: `sqlite` (the embedded defaults: a SQLite file, the in-memory channel layer, one
 process); with DATABASE_URL (PostgreSQL) and REDIS_URL also `pg1` (one process on PostgreSQL +
@@ -22,8 +23,10 @@ moves precomputed with the engine, game after game):
            came back to its mover; a probe socket times ping->pong and snapshot round trips
   idleN    N idle spectator sockets (N/4 games x 4): memory per socket and CPU per handshake
 
-Each run is measured for the echo room, then for Tessera: ~3 s of warm-up, then `--duration`
-seconds measured. Server processes are pinned to the first allowed core (taskset), the load
+Each run is measured for the echo room, then (with `--base`) for another checkout's Tessera,
+then for Tessera: ~3 s of warm-up, then `--duration` seconds measured. For each Tessera server
+the periodic work that ran in the window (heartbeat, keep-alive, sweeps: the log lines of
+live.periodic) is listed with how long each run held the event loop and its database threads. Server processes are pinned to the first allowed core (taskset), the load
 generator to the second, when there are two; it prints figures, it is not a test.
 """
 import argparse
@@ -53,10 +56,10 @@ import loadgen  # noqa: E402
 DEFAULT_RUNS = "50x1,200x1,500x5,sat100,idle1000"
 # Sizing the games of a saturation run: moves per second a server might carry at most (well
 # above what was ever measured), and what one game can do on its own (a move's round trip).
-SATURATION_CAPACITY = {"tessera": 1500, "echo": 6000}
+SATURATION_CAPACITY = {"tessera": 1500, "base": 1500, "echo": 6000}
 ONE_GAME_MOVES_PER_SECOND = 500
 SHORTEST_GAME = 20               # Hadron 7x7 games last 23-36 moves: sized on fewer
-MAX_GAMES = {"tessera": 3000, "echo": 100_000}   # bound on games (rooms) made for one run
+MAX_GAMES = {"tessera": 3000, "base": 3000, "echo": 100_000}   # bound on games (rooms) made for one run
 TICKS = os.sysconf("SC_CLK_TCK")
 PR_SET_PDEATHSIG = 1
 
@@ -180,11 +183,38 @@ def speed_probe(core):
     return float(subprocess.run(argv, capture_output=True, text=True, check=True).stdout)
 
 
-def sampler(servers):
-    """(cpu seconds, rss bytes) summed over the servers."""
+def sampler(servers, log_marks=None):
+    """(cpu seconds, rss bytes) summed over the servers; each call also appends the servers'
+    log sizes to `log_marks` (the window's edges in their logs)."""
     def sample():
+        if log_marks is not None:
+            log_marks.append([Path(s.log_path).stat().st_size for s in servers])
         return (sum(s.cpu_seconds() for s in servers), sum(s.rss_bytes() for s in servers))
     return sample
+
+
+PERIODIC_LINE = re.compile(
+    r"periodic (\S+) held the event loop ([\d.]+) ms \(longest step ([\d.]+) ms, (\d+) steps\), "
+    r"database ([\d.]+) ms, ([\d.]+) ms in all")
+
+
+def periodic_runs(servers, marks):
+    """{work: {"held": [...], "longest": [...], "database": [...], "took": [...]}} (ms) of the
+    live.periodic lines the servers logged between the first two `marks`."""
+    works = {}
+    if len(marks) < 2:
+        return works
+    for index, server in enumerate(servers):
+        with open(server.log_path, "rb") as log:
+            log.seek(marks[0][index])
+            text = log.read(marks[1][index] - marks[0][index]).decode(errors="replace")
+        for m in PERIODIC_LINE.finditer(text):
+            runs = works.setdefault(m[1], {"held": [], "longest": [], "database": [], "took": []})
+            for key, value in zip(("held", "longest", "steps", "database", "took"), m.groups()[1:]):
+                if key != "steps":
+                    runs[key].append(float(value) / 1000)  # percentiles() takes seconds
+    return {work: {key: loadgen.percentiles(values) for key, values in runs.items()}
+            for work, runs in works.items()}
 
 
 # -- backends ---------------------------------------------------------------------------------
@@ -192,8 +222,8 @@ def sampler(servers):
 class Backend:
     """A database (and Redis) for one backend, and the environment of its server processes."""
 
-    def __init__(self, name, site, scratch):
-        self.name, self.site, self.scratch = name, site, scratch
+    def __init__(self, name, site, scratch, base=None):
+        self.name, self.site, self.scratch, self.base = name, site, scratch, base
         self.processes = 2 if name == "pg2" else 1
         self.token = secrets.token_hex(4)
         self.database = None
@@ -217,6 +247,10 @@ class Backend:
             suffix = " WITH (FORCE)" if statement.startswith("DROP") else ""
             connection.execute(f'{statement} "{self.database}"{suffix}')
 
+    def site_of(self, kind):
+        """The checkout whose code serves (and sets up) `kind`: `base` is --base's."""
+        return self.base if kind == "base" else self.site
+
     def env(self, kind, run_label):
         """Environment of a server (or the setup script) of this backend."""
         # LIVE_* settings pass through (e.g. LIVE_DB_WRITERS=8 to compare), but the caps below.
@@ -226,7 +260,10 @@ class Backend:
         env.update(
             SECRET_KEY=BENCH_SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
             DATABASE_URL=self.database_url, PYTHONUNBUFFERED="1",
-            PYTHONPATH=os.pathsep.join(paths + [str(self.site / "site"), str(self.site)]),
+            PYTHONPATH=os.pathsep.join(paths + [str(self.site_of(kind) / "site"),
+                                                str(self.site_of(kind))]),
+            # The periodic work's own cost, one line a run (live.periodic).
+            LOG_LEVEL="INFO",
             # The load comes from one address and is meant to be carried, not refused.
             LIVE_SOCKETS_PER_ADDRESS="100000", LIVE_SOCKETS_PER_USER="1000",
             LIVE_RATE_BURST="100000", LIVE_RATE_PER_SECOND="100000", LIVE_FLOOD_CLOSE="100000",
@@ -281,27 +318,29 @@ class Bench:
         """Fresh processes for each measurement: nothing cached from the previous run."""
         env = backend.env(kind, label)
         app = "echo_room:application" if kind == "echo" else "tessera.asgi:application"
-        servers = [Server(app, env, backend.site, backend.scratch / f"{label}-{kind}-{i}.log",
+        servers = [Server(app, env, backend.site_of(kind), backend.scratch / f"{label}-{kind}-{i}.log",
                           self.server_core) for i in range(backend.processes)]
         for server in servers:
             server.wait_until_up()
         return servers
 
-    def tessera_setup(self, backend, run, label, per_slot):
+    def tessera_setup(self, backend, run, label, per_slot, kind="tessera"):
         """Users, sessions and games in the backend's database, before its servers start."""
-        plan = {"prefix": f"b{label}", "slots": run["games"] if run["kind"] != "idle" else 0,
+        plan = {"prefix": f"b{label}{'b' if kind == 'base' else ''}", "slots": run["games"] if run["kind"] != "idle" else 0,
                 "games_per_slot": per_slot,
                 "spectator_games": run["games"] if run["kind"] == "idle" else 1}
-        plan_path, result_path = backend.scratch / f"{label}-plan.json", backend.scratch / f"{label}-games.json"
+        plan_path = backend.scratch / f"{label}-{kind}-plan.json"
+        result_path = backend.scratch / f"{label}-{kind}-games.json"
         plan_path.write_text(json.dumps(plan))
         subprocess.run([sys.executable, str(HERE / "tessera_setup.py"), str(plan_path), str(result_path)],
-                       cwd=backend.site, env=backend.env("tessera", label + "-setup"), check=True, timeout=900)
+                       cwd=backend.site_of(kind), env=backend.env(kind, label + "-setup"), check=True,
+                       timeout=900)
         return json.loads(result_path.read_text())
 
     def measure(self, backend, run, kind, label):
         per_slot = games_per_slot(run, kind, self.args.warmup, self.args.duration)
-        if kind == "tessera":
-            made = self.tessera_setup(backend, run, label, per_slot)
+        if kind != "echo":
+            made = self.tessera_setup(backend, run, label, per_slot, kind)
             slots = [loadgen.Slot(rooms=s["games"], moves=[self.next_moves() for _ in s["games"]],
                                   sessions=tuple(s["sessions"])) for s in made["slots"]]
             spare_rooms = made["spectator_games"]
@@ -315,7 +354,8 @@ class Bench:
         servers = self.start_servers(backend, kind, label)
         try:
             target = loadgen.Target(kind, [s.url for s in servers])
-            sample = sampler(servers)
+            marks = []
+            sample = sampler(servers, marks)
             if run["kind"] == "idle":
                 idle = asyncio.run(loadgen.open_idle(target, spare_rooms, 4, sample))
                 return {"sockets": idle["sockets"],
@@ -326,7 +366,9 @@ class Bench:
                 target, slots, run["think"], self.args.warmup, self.args.duration, sample,
                 probe_room=spare_rooms[0] if run["kind"] == "saturation" else None))
             offered = run["games"] / run["think"] if run["think"] else None
-            return loadgen.summary(stats, measured, offered, self.args.duration)
+            figures = loadgen.summary(stats, measured, offered, self.args.duration)
+            figures["periodic"] = periodic_runs(servers, marks)
+            return figures
         finally:
             for server in servers:
                 server.stop()
@@ -353,8 +395,8 @@ MOVE_HEADER = (f"{'backend':7} {'run':8} {'server':7} {'offered':>7} {'carried':
 def move_row(backend, run, kind, r, echo):
     offered = f"{r['offered']:.0f}" if r.get("offered") else "max"
     cpu = f"{r['cpu_ms_per_move']:.2f}" if r.get("cpu_ms_per_move") else "-"
-    cpu_ratio = ratio(r.get("cpu_ms_per_move"), echo.get("cpu_ms_per_move")) if kind == "tessera" and echo else ""
-    carried_ratio = ratio(r.get("carried"), echo.get("carried")) if kind == "tessera" and echo else ""
+    cpu_ratio = ratio(r.get("cpu_ms_per_move"), echo.get("cpu_ms_per_move")) if kind != "echo" and echo else ""
+    carried_ratio = ratio(r.get("carried"), echo.get("carried")) if kind != "echo" and echo else ""
     trouble = sum(r["errors"].values()) if r["errors"] else 0
     notes = [f"{trouble} {r['errors']}" if trouble else "0"]
     if r.get("stuck"):
@@ -379,6 +421,17 @@ def print_results(results):
             echo = next((e["figures"] for e in results if e["backend"] == r["backend"]
                          and e["run"] == r["run"] and e["server"] == "echo"), None)
             print(move_row(r["backend"], r["run"], r["server"], r["figures"], echo))
+    periodic = [r for r in results if r["figures"].get("periodic")]
+    if periodic:
+        print("\nPeriodic work in the window (live.periodic), per run, ms p99/max: the event loop "
+              "held in all, its longest step; database threads; start to end")
+        for r in periodic:
+            for work, f in sorted(r["figures"]["periodic"].items()):
+                cells = "   ".join(f"{name} {f[key]['p99']:.2f}/{f[key]['max']:.2f}"
+                                   for name, key in (("held", "held"), ("step", "longest"),
+                                                     ("db", "database"), ("took", "took")))
+                print(f"  {r['backend']:7} {r['run']:8} {r['server']:7} {work:38} "
+                      f"{f['held']['n']:3} runs   {cells}")
     probes = [r for r in results if r["figures"].get("probes") and any(r["figures"]["probes"].values())]
     if probes:
         print("\nProbe during saturation, round trips in ms (p50/p99/max), every ~100 ms:")
@@ -409,6 +462,9 @@ def parse_args(argv=None):
     parser.add_argument("--warmup", type=float, default=3, help="seconds before measuring (3)")
     parser.add_argument("--repeat", type=int, default=1, help="repeat each run N times, print medians")
     parser.add_argument("--site", type=Path, default=ROOT, help="checkout whose servers run (default: this one)")
+    parser.add_argument("--base", type=Path, default=None,
+                        help="another checkout measured too, between the echo room and --site "
+                             "(its rows: server 'base'), e.g. the issue's base commit")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     parser.add_argument("--keep", action="store_true",
                         help="keep the scratch folder (servers' logs, plans) and say where it is")
@@ -431,6 +487,7 @@ def parse_args(argv=None):
             raise SystemExit(f"{name} needs DATABASE_URL (postgres://...) and REDIS_URL")
     args.runs = [parse_run(name) for name in args.runs.split(",")]
     args.site = args.site.resolve()
+    args.base = args.base.resolve() if args.base else None
     return args
 
 
@@ -455,7 +512,7 @@ def main(argv=None):
     scratch = Path(tempfile.mkdtemp(prefix="tessera-live-load-"))
     bench = Bench(args, cores)
     results, backends, speeds = [], [], []
-    print(f"site {args.site}; warm-up {args.warmup:g} s, measured {args.duration:g} s, "
+    print(f"site {args.site}" + (f", base {args.base}" if args.base else "") + f"; warm-up {args.warmup:g} s, measured {args.duration:g} s, "
           f"repeat {args.repeat}; " + (f"servers on core {cores[0]}, load generator on core {cores[1]}"
                                        if cores[0] is not None else "one core: nothing pinned"), flush=True)
     if "pg2" in args.backends and cores[0] is not None:
@@ -463,12 +520,12 @@ def main(argv=None):
               f"one for the load generator)", flush=True)
     try:
         for backend_name in args.backends:
-            backend = Backend(backend_name, args.site, scratch)
+            backend = Backend(backend_name, args.site, scratch, args.base)
             backends.append(backend)
             backend.migrate()
             speeds.append(speed_probe(cores[0]))
             for run in args.runs:
-                for kind in ("echo", "tessera"):
+                for kind in ("echo", "base", "tessera") if args.base else ("echo", "tessera"):
                     repeats = []
                     for attempt in range(args.repeat):
                         label = f"{run['name']}-{attempt}"

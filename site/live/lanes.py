@@ -120,6 +120,37 @@ async def aside(fn, *args, **kwargs):
     return await _run(functools.partial(fn, *args, **kwargs), kind="aside")
 
 
+class Gathered:
+    """A write `fn(items)` that many sockets ask for at once, one item each (a storm of
+    disconnects after a restart: thousands of presence rows to delete), gathered into few
+    writer jobs: the items added while a job waits for its thread go with it. No item waits
+    longer than it would alone, and the moves queued between them wait for a few jobs instead
+    of thousands. add() returns `fn`'s result once the job holding its item has returned
+    (committed), as write() would; a caller cancelled meanwhile does not cancel the job."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.lock = threading.Lock()   # the loop adds items, a writer thread takes them
+        self.waiting = None            # the items of the job that has not started yet
+
+    async def add(self, item):
+        with self.lock:
+            batch = self.waiting
+            if batch is not None:
+                batch["items"].append(item)
+            else:
+                batch = self.waiting = {"items": [item]}
+                batch["job"] = asyncio.ensure_future(write(self._take, batch))
+        return await asyncio.shield(batch["job"])
+
+    def _take(self, batch):
+        """On the writer thread: from now on new items start another job."""
+        with self.lock:
+            if self.waiting is batch:
+                self.waiting = None
+        return self.fn(batch["items"])
+
+
 async def in_lane(key, fn, *args, **kwargs):
     """Run the change `fn(*args, **kwargs)` in the lane of `key` (e.g. ("game", 12)): after
     every change to that key this process received before it, and before any received after

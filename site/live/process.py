@@ -18,23 +18,39 @@ the first request under another ASGI server). Nothing starts in management comma
 that do not serve.
 """
 import asyncio
+import contextvars
 import gc
 import logging
 import os
+import random
 import socket
+import time
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from live import lanes, registry
 
 # Sockets per database job of the heartbeat, and per step of the keep-alive.
 SLICE = 200
+# The slices of a keep-alive and of a heartbeat are spread over this share of their period
+# (the next run starts after the last slice): 2,000 sockets' keep-alives sent at once held the
+# event loop, and moves waited behind them (docs/design.md, "Periodic work").
+SPREAD = 0.5
 
 logger = logging.getLogger(__name__)
+# One line per run of each periodic work at INFO (LOG_LEVEL=INFO), read by bench/live_load.py.
+periodic_logger = logging.getLogger("live.periodic")
+
+# Each run of a periodic work, once it is over (ops.metrics: its histograms): `work` (its
+# name), `held` (seconds its steps held the event loop, in all), `longest` (its longest step),
+# `database` (seconds its jobs ran on database threads), `took` (seconds from start to end).
+periodic_ran = Signal()
 
 _jobs = []  # (seconds, job)
 _outage_hooks = []
@@ -112,8 +128,10 @@ async def _begin():
     except Exception:
         logger.exception("could not record the start of this server process")
     tasks = _state["tasks"]
-    tasks.append(asyncio.create_task(_repeat(settings.LIVE_HEARTBEAT, beat)))
-    tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _keep_alive)))
+    tasks.append(asyncio.create_task(_repeat(settings.LIVE_HEARTBEAT, _spread_beat,
+                                             "live.heartbeat")))
+    tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive,
+                                             "live.keep_alive")))
     for seconds, job, aside in _jobs:
         tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside))))
 
@@ -164,35 +182,169 @@ def gone_from_this_machine(process_name):
 
 # -- running -----------------------------------------------------------------------------------
 
-async def _repeat(seconds, work):
+async def _repeat(seconds, work, name=None):
+    # The first run comes at a random point of the first period: the heartbeat (10 s) and the
+    # keep-alive (30 s) would otherwise run at the same moments for ever, and so would the
+    # processes started together.
+    await asyncio.sleep(seconds * random.random())
     while True:
-        await asyncio.sleep(seconds)
         try:
-            await work()
+            await measured(name or work.__name__, work())
         except asyncio.CancelledError:
             raise
         except Exception:
             logger.exception("periodic work %s failed", getattr(work, "__name__", work))
+        await asyncio.sleep(seconds)
 
 
 def _job_runner(job, aside):
     async def run():
-        await (lanes.aside if aside else lanes.write)(job, timezone.now())
-    run.__name__ = getattr(job, "__name__", "job")
+        await (lanes.aside if aside else lanes.write)(on_thread(job), timezone.now())
+    run.__name__ = f"{job.__module__}.{job.__qualname__}"
     return run
 
 
-async def beat():
+# -- what the periodic work costs ----------------------------------------------------------------
+
+class Run:
+    """The cost of one run of a periodic work, so far."""
+
+    __slots__ = ("work", "held", "longest", "steps", "database", "took")
+
+    def __init__(self, work):
+        self.work = work
+        self.held = self.longest = self.database = self.took = 0.0
+        self.steps = 0
+
+    def step(self, seconds):
+        self.held += seconds
+        self.longest = max(self.longest, seconds)
+        self.steps += 1
+
+
+_current_run = contextvars.ContextVar("periodic_run", default=None)
+
+
+class _Held:
+    """Awaits a coroutine and times each of its steps on the event loop (from one suspension
+    to the next): what the periodic work itself holds the loop for, without the time it
+    waits for threads, timers or the network."""
+
+    def __init__(self, coroutine, run):
+        self.coroutine, self.run = coroutine, run
+
+    def __await__(self):
+        value, error = None, None
+        while True:
+            began = time.perf_counter()
+            try:
+                if error is not None:
+                    waited_for = self.coroutine.throw(error)
+                else:
+                    waited_for = self.coroutine.send(value)
+            except StopIteration as stop:
+                self.run.step(time.perf_counter() - began)
+                return stop.value
+            except BaseException:
+                self.run.step(time.perf_counter() - began)
+                raise
+            self.run.step(time.perf_counter() - began)
+            try:
+                value, error = (yield waited_for), None
+            except GeneratorExit:
+                self.coroutine.close()
+                raise
+            except BaseException as caught:
+                value, error = None, caught
+
+
+async def measured(work, coroutine):
+    """Await `coroutine`, one run of the periodic work named `work`, and report its cost
+    (periodic_ran, and a log line at INFO)."""
+    run = Run(work)
+    token = _current_run.set(run)
+    began = time.perf_counter()
+    try:
+        return await _Held(coroutine, run)
+    finally:
+        _current_run.reset(token)
+        run.took = time.perf_counter() - began
+        _report(run)
+
+
+@contextmanager
+def holding(work):
+    """Report the cost of a synchronous periodic work on the event loop (one step)."""
+    run = Run(work)
+    began = time.perf_counter()
+    try:
+        yield
+    finally:
+        run.took = time.perf_counter() - began
+        run.step(run.took)
+        _report(run)
+
+
+def on_thread(job):
+    """`job`, counting its time on a database thread to the periodic run it is part of (the
+    lanes copy the caller's context to the thread)."""
+    def timed(*args, **kwargs):
+        run = _current_run.get()
+        began = time.perf_counter()
+        try:
+            return job(*args, **kwargs)
+        finally:
+            if run is not None:
+                run.database += time.perf_counter() - began
+    return timed
+
+
+def _report(run):
+    try:
+        periodic_ran.send(sender=None, work=run.work, held=run.held, longest=run.longest,
+                          database=run.database, took=run.took)
+    except Exception:
+        logger.exception("a receiver of periodic_ran failed")
+    periodic_logger.info(
+        "periodic %s held the event loop %.3f ms (longest step %.3f ms, %d steps), database "
+        "%.3f ms, %.1f ms in all", run.work, run.held * 1000, run.longest * 1000, run.steps,
+        run.database * 1000, run.took * 1000)
+
+
+async def _spread_beat():
+    await beat(spread=settings.LIVE_HEARTBEAT * SPREAD)
+
+
+async def _spread_keep_alive():
+    await _keep_alive(spread=settings.LIVE_KEEPALIVE * SPREAD)
+
+
+def _slices(kinds):
+    """(kind, up to SLICE of its items) for each kind of `kinds` (kind -> list)."""
+    return [(kind, items[start:start + SLICE]) for kind, items in kinds.items()
+            for start in range(0, len(items), SLICE)]
+
+
+async def _pause(index, count, spread):
+    """Between two slices of a periodic run: `spread` seconds shared out over its `count`
+    slices, or at least a turn of the loop for the moves that arrived meanwhile."""
+    if index:
+        await asyncio.sleep(spread / count if spread else 0)
+
+
+async def beat(spread=0.0):
     """Say this process is alive; refresh the presence rows of its open sockets and forget
     those whose consumer died without a disconnect. The rows go in slices of SLICE, each a job
     of its own, so that moves waiting for the writer run between them (with thousands of
-    sockets, one job for all of them held the writer for tens of milliseconds)."""
+    sockets, one job for all of them held the writer for tens of milliseconds), spread over
+    `spread` seconds (a row is stale after three heartbeats: it stays well fresh)."""
     for kind, names in registry.names_by_kind(registry.prune()).items():
-        await lanes.write(kind.lost, names)
-    await lanes.write(_still_alive, _state["name"], timezone.now())
-    for kind, names in registry.names_by_kind(registry.by_kind()).items():
-        for start in range(0, len(names), SLICE):
-            await lanes.write(kind.still_here, names[start:start + SLICE])
+        await lanes.write(on_thread(kind.lost), names)
+    await lanes.write(on_thread(_still_alive), _state["name"], timezone.now())
+    slices = _slices(registry.names_by_kind(registry.by_kind()))
+    for index, (kind, names) in enumerate(slices):
+        await _pause(index, len(slices), spread)
+        await lanes.write(on_thread(kind.still_here), names)
 
 
 def _still_alive(process_name, now):
@@ -201,13 +353,15 @@ def _still_alive(process_name, now):
     ServerProcess.objects.filter(name=process_name).update(seen_at=now)
 
 
-async def _keep_alive():
-    await registry.renew_groups()
-    for kind, sockets in registry.by_kind().items():
-        for start in range(0, len(sockets), SLICE):
-            await kind.keep_alive(sockets[start:start + SLICE])
-            # Let the moves that arrived meanwhile go first: a keep-alive is never urgent.
-            await asyncio.sleep(0)
+async def _keep_alive(spread=0.0):
+    """Renew the group memberships of the open sockets and send each kind's keep-alive news,
+    a slice of SLICE sockets at a time, the slices spread over `spread` seconds: a keep-alive
+    is never urgent, the moves that arrive meanwhile go first."""
+    slices = _slices(registry.by_kind())
+    for index, (kind, sockets) in enumerate(slices):
+        await _pause(index, len(slices), spread)
+        await registry.renew_groups(sockets)
+        await kind.keep_alive(sockets)
 
 
 # -- stopping ----------------------------------------------------------------------------------

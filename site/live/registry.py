@@ -99,13 +99,17 @@ def names_by_kind(kinds):
     return {kind: [socket.channel_name for socket in sockets] for kind, sockets in kinds.items()}
 
 
-async def renew_groups():
+async def renew_groups(sockets=None):
+    """Renew the group memberships of `sockets` (all open ones by default) that are still
+    open: one that left meanwhile must not be put back in its groups."""
     layer = get_channel_layer()
     if layer is None:
         return
-    for index, socket in enumerate(open_sockets()):
+    for index, socket in enumerate(open_sockets() if sockets is None else sockets):
         if index % 100 == 99:
             await asyncio.sleep(0)  # thousands of sockets: let other work in between
+        if _entries.get(getattr(socket, "channel_name", None)) is None:
+            continue
         for group in getattr(socket, "joined_groups", ()):
             try:
                 await layer.group_add(group, socket.channel_name)

@@ -66,6 +66,24 @@ jobs_queued_in_redis = Gauge("tessera_jobs_redis_waiting",
 jobs_running = Gauge("tessera_jobs_running", "Jobs given to this process's own workers",
                      multiprocess_mode="livesum")
 
+# The periodic work of the process (live.process: heartbeat, keep-alive, sweeps; this module's
+# refresh): per run, how long it held the event loop in all, its longest step, and its time on
+# database threads. Buckets from 0.1 ms: a run is meant to hold the loop for a few ms at most.
+PERIODIC_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+                    0.25, 1)
+periodic_held_seconds = Histogram(
+    "tessera_periodic_held_seconds",
+    "Per run of a periodic work: seconds its steps held the event loop, in all", ["work"],
+    buckets=PERIODIC_BUCKETS)
+periodic_step_seconds = Histogram(
+    "tessera_periodic_longest_step_seconds",
+    "Per run of a periodic work: its longest step on the event loop", ["work"],
+    buckets=PERIODIC_BUCKETS)
+periodic_database_seconds = Histogram(
+    "tessera_periodic_database_seconds",
+    "Per run of a periodic work: seconds its jobs ran on database threads", ["work"],
+    buckets=PERIODIC_BUCKETS)
+
 _state = {"task": None, "kinds": set()}
 
 
@@ -105,6 +123,12 @@ def change_delivered():
         action_broadcast_seconds.observe(time.perf_counter() - message.received)
 
 
+def periodic_ran(work, held, longest, database):
+    periodic_held_seconds.labels(work).observe(held)
+    periodic_step_seconds.labels(work).observe(longest)
+    periodic_database_seconds.labels(work).observe(database)
+
+
 def http_answered(status):
     if status >= 400:
         http_errors.labels(str(status)).inc()
@@ -115,6 +139,7 @@ def http_answered(status):
 def listen():
     from axes.signals import user_locked_out
     from django.contrib.auth.signals import user_login_failed
+    from live.process import periodic_ran as ran
     from live.sockets import message_received, refused
     from play.signals import change_answered, game_changed
 
@@ -128,6 +153,9 @@ def listen():
                     dispatch_uid="ops.metrics", weak=False)
     change_answered.connect(lambda sender, **kwargs: change_delivered(),
                             dispatch_uid="ops.metrics", weak=False)
+    ran.connect(lambda sender, work, held, longest, database, **kwargs:
+                periodic_ran(work, held, longest, database),
+                dispatch_uid="ops.metrics", weak=False)
     user_login_failed.connect(_login_failed, dispatch_uid="ops.metrics")
     user_locked_out.connect(_locked_out, dispatch_uid="ops.metrics")
 
@@ -194,9 +222,12 @@ def count_redis_jobs():
 
 
 def start(loop):
+    from live import process
+
     async def refresh():
         while True:
-            count_sockets()
+            with process.holding("ops.metrics.count_sockets"):
+                count_sockets()
             await asyncio.sleep(SOCKETS_EVERY)
     _state["task"] = loop.create_task(refresh())
 

@@ -1,0 +1,242 @@
+"""Reconnect storm: thousands of sockets dropped at once and coming back (as after a restart of
+a server process) while other games go on moving. Prints how long the sockets took to be back
+and the other games' move latency meanwhile.
+
+    python bench/reconnect_storm.py                          # 100 games x 1 move/s, 2,000 sockets
+    python bench/reconnect_storm.py --sockets 500 --games 20 --duration 5
+    python bench/reconnect_storm.py --base /tmp/old          # another checkout too, side by side
+
+On one Tessera server (SQLite and the in-memory layer, or with `--backend pg1` PostgreSQL +
+Redis as bench/live_load.py's), `--games` games move once every `--think` seconds (2 players
+and 2 spectators each, bench/loadgen.py), and `--sockets` more spectator sockets watch
+`--sockets / 4` other games. After `--warmup` seconds every one of those sockets is cut at once
+(the TCP connection aborted, as a dying server's are) and reconnects as the site's page does
+(static/js/socket.js): after 500 ms x 0.75-1.25, then doubling on each failure. A socket is
+back once its first snapshot arrived. Over the `--duration` seconds from the cut: the time for
+the sockets to be back (p50/p99/max, from the cut), and the moving games' latency.
+
+Loopback only; handshakes in flight are bounded by `--at-once` (the clients' own jitter spreads
+them besides). The open-file limit is raised to its hard limit; fewer sockets than asked are
+used if that is too low (the script says so). Server on one core and load generator on the
+other, as bench/live_load.py; it prints figures, it is not a test.
+"""
+import argparse
+import asyncio
+import json
+import random
+import resource
+import sys
+import tempfile
+import shutil
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT)]
+
+import live_load  # noqa: E402
+import loadgen  # noqa: E402
+
+FIRST_DELAY = 0.5        # seconds: static/js/socket.js FIRST_DELAY_MS
+MAX_DELAY = 15.0         # seconds: MAX_DELAY_MS
+SOCKETS_PER_GAME = 4     # storm sockets watching each of their games
+FILES_PER_SOCKET = 2     # the client's end and the server's, on one machine
+SPARE_FILES = 500        # the servers' own files, databases, logs
+
+
+def raise_file_limit(wanted):
+    """Raise the soft open-file limit (inherited by the servers) to the hard one; returns how
+    many sockets fit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        soft = hard
+    return min(wanted, max(0, (soft - SPARE_FILES) // FILES_PER_SOCKET))
+
+
+class StormSocket(loadgen.RoomSocket):
+    """A spectator socket that can be cut and comes back as the site's page does."""
+
+    async def cut(self):
+        if self.reader:
+            self.reader.cancel()
+        if self.ws is not None:
+            self.ws.transport.abort()   # no closing handshake: the connection just dies
+            self.ws = None
+
+    async def come_back(self, target, room, cut_at, gate, rng):
+        """Reconnect with the page's backoff; the seconds from the cut to the first snapshot
+        (None if not back within MAX_DELAY of tries)."""
+        attempt = 0
+        while True:
+            delay = min(MAX_DELAY, FIRST_DELAY * 2 ** attempt) * rng.uniform(0.75, 1.25)
+            await asyncio.sleep(delay)
+            attempt += 1
+            try:
+                async with gate:
+                    await self.open(target, room, None)
+                return time.perf_counter() - cut_at
+            except Exception as error:
+                self.ws = None
+                self.game.stats.errors[f"reconnect_failed ({type(error).__name__})"] += 1
+                if time.perf_counter() - cut_at > 4 * MAX_DELAY:
+                    return None
+
+
+async def storm(target, slots, storm_rooms, args, sample_servers):
+    stats = loadgen.Stats()
+    gate = asyncio.Semaphore(loadgen.CONNECTS_AT_ONCE)
+    window = loadgen.Window(time.perf_counter() + 10 ** 6, args.duration)
+    firsts = []
+    for slot in slots:
+        game = loadgen.LiveGame(stats, window)
+        firsts.append((game, loadgen.open_sockets(target, slot.rooms[0], slot.sessions, game, gate)))
+    opened = await asyncio.gather(*(coroutine for _, coroutine in firsts))
+
+    watchers = loadgen.LiveGame(stats, window)   # the storm's sockets: no moves on their games
+    storm_sockets = [(StormSocket(watchers, None, 0), room)
+                     for room in storm_rooms for _ in range(SOCKETS_PER_GAME)]
+
+    async def first_open(socket, room):
+        async with gate:
+            try:
+                await socket.open(target, room, None)
+            except Exception:
+                stats.errors["connect_failed"] += 1
+    await asyncio.gather(*(first_open(s, room) for s, room in storm_sockets))
+    storm_sockets = [(s, room) for s, room in storm_sockets if s.ws is not None]
+
+    rng = random.Random(11)
+    tasks = [asyncio.create_task(loadgen.play_slot(target, slot, stats, window, args.think,
+                                                   rng.uniform(0, args.think), gate, (game, sockets)))
+             for slot, (game, _), sockets in zip(slots, firsts, opened)]
+    await asyncio.sleep(args.warmup)
+
+    # The cut: every storm socket at once, then each comes back on its own.
+    cut_at = time.perf_counter()
+    window.start, window.end = cut_at, cut_at + args.duration
+    cpu_before, _ = sample_servers()
+    for socket, _ in storm_sockets:
+        await socket.cut()
+    back_gate = asyncio.Semaphore(args.at_once)
+    comebacks = await asyncio.gather(*(socket.come_back(target, room, cut_at, back_gate, rng)
+                                       for socket, room in storm_sockets))
+    all_back = time.perf_counter() - cut_at
+    await asyncio.sleep(max(0.0, window.end - time.perf_counter()))
+    cpu_after, rss = sample_servers()
+
+    await asyncio.wait(tasks, timeout=loadgen.BROADCAST_TIMEOUT + 5)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*(socket.close() for socket, _ in storm_sockets))
+    back = [seconds for seconds in comebacks if seconds is not None]
+    return {
+        "sockets": len(storm_sockets),
+        "back": loadgen.percentiles(back),
+        "not_back": len(comebacks) - len(back),
+        "all_back_s": all_back,
+        "moves": {role: loadgen.percentiles(stats.latencies[role]) for role in loadgen.ROLES},
+        "carried": stats.carried / args.duration,
+        "stuck": stats.stuck,
+        "errors": dict(stats.errors),
+        "server_cpu_s": cpu_after - cpu_before,
+        "rss_mb": rss / 2 ** 20,
+    }
+
+
+def measure(bench, backend, kind, args):
+    run = {"name": "storm", "kind": "paced", "games": args.games, "think": args.think}
+    storm_games = -(-args.sockets // SOCKETS_PER_GAME)
+    per_slot = live_load.games_per_slot(run, kind, args.warmup, args.duration)
+    label = f"storm-{kind}"
+    plan = {"prefix": f"s{kind[0]}", "slots": args.games, "games_per_slot": per_slot,
+            "spectator_games": storm_games}
+    plan_path, result_path = backend.scratch / f"{label}-plan.json", backend.scratch / f"{label}-games.json"
+    plan_path.write_text(json.dumps(plan))
+    import subprocess
+    subprocess.run([sys.executable, str(HERE / "tessera_setup.py"), str(plan_path), str(result_path)],
+                   cwd=backend.site_of(kind), env=backend.env(kind, label + "-setup"), check=True,
+                   timeout=900)
+    made = json.loads(result_path.read_text())
+    slots = [loadgen.Slot(rooms=s["games"], moves=[bench.next_moves() for _ in s["games"]],
+                          sessions=tuple(s["sessions"])) for s in made["slots"]]
+    servers = bench.start_servers(backend, kind, label)
+    try:
+        target = loadgen.Target("tessera", [s.url for s in servers])
+        return asyncio.run(storm(target, slots, made["spectator_games"], args,
+                                 live_load.sampler(servers)))
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def text(figures):
+    return live_load.latency_text(figures)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sockets", type=int, default=2000, help="sockets cut at once (2000)")
+    parser.add_argument("--games", type=int, default=100, help="games moving meanwhile (100)")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between a game's moves (1)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before the cut (3)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds measured from the cut (10)")
+    parser.add_argument("--at-once", type=int, default=2000, help="reconnecting handshakes in flight at most (2000)")
+    parser.add_argument("--backend", default="sqlite", choices=("sqlite", "pg1"))
+    parser.add_argument("--site", type=Path, default=ROOT, help="checkout whose servers run (default: this one)")
+    parser.add_argument("--base", type=Path, default=None, help="another checkout measured first")
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the servers' logs and say where")
+    args = parser.parse_args(argv)
+    fitting = raise_file_limit(args.sockets + 4 * args.games)
+    if fitting < args.sockets + 4 * args.games:
+        args.sockets = max(0, fitting - 4 * args.games)
+        print(f"open-file limit too low: {args.sockets} storm sockets instead", flush=True)
+
+    cores = live_load.pin_cores()
+    scratch = Path(tempfile.mkdtemp(prefix="tessera-storm-"))
+    bench_args = argparse.Namespace(warmup=args.warmup, duration=args.duration)
+    bench = live_load.Bench(bench_args, cores)
+    site, base = args.site.resolve(), args.base.resolve() if args.base else None
+    backend = live_load.Backend(args.backend, site, scratch, base)
+    results = []
+    print(f"site {site}" + (f", base {base}" if base else "") + f"; {args.games} games x 1 move / "
+          f"{args.think:g} s, {args.sockets} sockets cut at once, {args.duration:g} s from the cut; "
+          + (f"server on core {cores[0]}, load generator on core {cores[1]}" if cores[0] is not None
+             else "one core: nothing pinned"), flush=True)
+    try:
+        backend.migrate()
+        for kind in ("base", "tessera") if base else ("tessera",):
+            started = time.monotonic()
+            figures = measure(bench, backend, kind, args)
+            results.append({"backend": args.backend, "server": kind, "figures": figures})
+            print(f"  {kind}: {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+        print("\nBack: from the cut to each socket's first snapshot, ms (p50/p90/p99/max). "
+              "Moves: the moving games' latency from the cut on, ms (p50/p90/p99/max).")
+        print(f"{'backend':7} {'server':7} {'sockets':>7} {'back p50/p90/p99/max ms':>25} {'not back':>8} "
+              f"{'all back s':>10}  {'opponent':>22} {'spectators':>22} {'mv/s':>6} {'cpu s':>6} errors")
+        for r in results:
+            f = r["figures"]
+            print(f"{r['backend']:7} {r['server']:7} {f['sockets']:7} {text(f['back']):>25} "
+                  f"{f['not_back']:8} {f['all_back_s']:10.2f}  {text(f['moves']['opponent']):>22} "
+                  f"{text(f['moves']['spectator']):>22} {f['carried']:6.1f} {f['server_cpu_s']:6.1f} "
+                  f"{sum(f['errors'].values())} {f['errors'] or ''}{' stuck ' + str(f['stuck']) if f['stuck'] else ''}")
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1))
+        return results
+    finally:
+        for server in list(live_load.LIVE_SERVERS):
+            server.stop()
+        backend.cleanup()
+        if args.keep:
+            print(f"servers' logs kept in {scratch}", file=sys.stderr)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,139 @@
+"""The process's periodic work (live.process): what each run costs is reported (how long it
+held the event loop, its longest step, its time on database threads), the keep-alive and the
+heartbeat go a slice at a time spread over their period, and a socket that closed meanwhile is
+not put back in its groups."""
+import asyncio
+import logging
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from channels.layers import get_channel_layer
+
+from live import lanes, process, registry
+from ops import metrics
+from tests.ws.sockets import Socket, run
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from live_load import PERIODIC_LINE  # noqa: E402
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def busy(seconds):
+    """Hold the thread (the event loop, or a database thread) for `seconds` of CPU."""
+    import time
+
+    until = time.perf_counter() + seconds
+    while time.perf_counter() < until:
+        pass
+
+
+def test_a_periodic_run_reports_its_steps_on_the_loop_and_its_database_time(caplog):
+    heard = []
+
+    def hear(sender, **figures):
+        heard.append(figures)
+    process.periodic_ran.connect(hear, weak=False, dispatch_uid="test")
+
+    async def work():
+        busy(0.004)
+        await asyncio.sleep(0)
+        busy(0.002)
+        await lanes.write(process.on_thread(busy), 0.003)
+
+    async def scenario():
+        await process.measured("chores", work())
+
+    try:
+        with caplog.at_level(logging.INFO, logger="live.periodic"):
+            run(scenario)
+    finally:
+        process.periodic_ran.disconnect(dispatch_uid="test")
+
+    [figures] = heard
+    assert figures["work"] == "chores"
+    # Three steps on the loop: before the sleep, before the write, after it.
+    assert figures["held"] >= 0.006 and figures["longest"] >= 0.004
+    assert figures["longest"] < figures["held"]
+    assert figures["database"] >= 0.003
+    assert figures["took"] >= figures["held"]
+    # The log line is the one bench/live_load.py reads.
+    [line] = [r.getMessage() for r in caplog.records if r.name == "live.periodic"]
+    match = PERIODIC_LINE.search(line)
+    assert match and match[1] == "chores" and int(match[4]) == 3
+    # The metrics hear it too.
+    assert metrics.periodic_held_seconds.labels("chores")._sum.get() >= 0.006
+
+
+def test_a_failing_periodic_run_is_still_reported():
+    heard = []
+    process.periodic_ran.connect(lambda sender, **f: heard.append(f["work"]), weak=False,
+                                 dispatch_uid="test")
+
+    async def broken():
+        await asyncio.sleep(0)
+        raise ValueError("no")
+
+    async def scenario():
+        with pytest.raises(ValueError):
+            await process.measured("broken", broken())
+    try:
+        run(scenario)
+    finally:
+        process.periodic_ran.disconnect(dispatch_uid="test")
+    assert heard == ["broken"]
+
+
+def test_the_keep_alive_and_heartbeat_spread_their_slices_over_the_time_given(
+        users, new_game, monkeypatch):
+    alice, bob, carol = users("alice", "bob", "carol")
+    game = new_game([alice, bob])
+    tabs = [Socket(game.pk, user) for user in (alice, bob, carol)]
+    monkeypatch.setattr(process, "SLICE", 1)
+    pauses = []
+    sleep = asyncio.sleep
+
+    async def noted_sleep(seconds, *args):
+        pauses.append(seconds)
+        await sleep(0)
+
+    async def scenario():
+        for tab in tabs:
+            await tab.open()
+        monkeypatch.setattr(process.asyncio, "sleep", noted_sleep)
+        try:
+            await process._keep_alive(spread=3.0)
+            keep_alive_pauses = list(pauses)
+            pauses.clear()
+            await process.beat(spread=1.5)
+        finally:
+            monkeypatch.setattr(process.asyncio, "sleep", sleep)
+        # Three slices of one socket: two pauses of a third of the time each.
+        assert keep_alive_pauses == [1.0, 1.0]
+        assert pauses == [0.5, 0.5]
+        for tab in tabs:
+            assert (await tab.expect("sync"))["ply"] == 0
+            await tab.close()
+
+    run(scenario)
+
+
+def test_a_socket_that_closed_is_not_put_back_in_its_groups(users, new_game):
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob])
+    a = Socket(game.pk, alice)
+
+    async def scenario():
+        await a.open()
+        [socket] = registry.open_sockets()
+        layer = get_channel_layer()
+        await a.close()
+        await asyncio.sleep(0.1)
+        assert socket.channel_name not in layer.groups.get(f"game-{game.pk}", {})
+        # A keep-alive that took its slice before the socket closed renews what is left.
+        await registry.renew_groups([socket])
+        assert socket.channel_name not in layer.groups.get(f"game-{game.pk}", {})
+
+    run(scenario)
