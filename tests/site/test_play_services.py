@@ -387,7 +387,8 @@ def test_snapshot_shape(alice, bob, carol):
     services.play(game.pk, alice, 0, "c3")
     snap = services.snapshot_for(game.pk, carol)
     assert set(snap) == {"id", "url", "game", "title", "options", "players", "swapped", "rated", "you",
-                         "time_control", "clocks", "status", "result", "actions", "state",
+                         "time_control", "clocks", "status", "result", "actions",
+                         "by_condition", "state",
                          "presence", "rematch", "takeback", "takebacks", "chat", "premove",
                          "conditions", "house_rules", "event"}
     assert snap["you"] is None and snap["title"] == "Hadron"
@@ -395,6 +396,7 @@ def test_snapshot_shape(alice, bob, carol):
     assert snap["players"] == [{"username": "alice", "side": 0, "online": False, "rating": newcomer},
                                {"username": "bob", "side": 1, "online": False, "rating": newcomer}]
     assert snap["actions"] == ["c3"] and snap["state"]["ply"] == 1
+    assert snap["by_condition"] == []  # only correspondence games have conditional moves
     assert snap["time_control"]["text"] == "5+3"
     assert snap["takeback"] == {"offered_by": None, "ply": 1} and snap["takebacks"] == 0
     assert snap["house_rules"] == {} and snap["event"] is None  # not a tournament game

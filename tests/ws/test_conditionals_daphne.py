@@ -68,6 +68,8 @@ def test_conditional_line_played_discarded_refused_and_private(daphne_server):
             assert [(first["ply"], first["action"]), (second["ply"], second["action"])] == [
                 (0, "c3"), (1, "a1")]
             assert second["player"] == 1
+            # Everyone's move list marks the reply as played by a condition.
+            assert second["by_condition"] is True and "by_condition" not in first
         advanced = await cid.expect("conditions")
         assert advanced["lines"] == [[["e1"], ["a5"]]] and advanced["played"] == ["a1"]
         await all_quiet(tabs)
