@@ -5,6 +5,8 @@ A token's secret is shown once, when it is made; the database keeps its SHA-256 
 characters, so its owner can tell tokens apart."""
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class Scope(models.TextChoices):
@@ -12,6 +14,13 @@ class Scope(models.TextChoices):
     PLAY = "play", "Play games"
     CHALLENGE = "challenge", "Seeks and challenges"
     BOT = "bot", "Bot play (bot accounts only)"
+
+
+def live_tokens(now=None):
+    """The condition of a token that works: not revoked, not expired, its owner active."""
+    now = now or timezone.now()
+    return (Q(revoked_at=None, user__is_active=True)
+            & (Q(expires_at=None) | Q(expires_at__gt=now)))
 
 
 class ApiToken(models.Model):
@@ -24,6 +33,8 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # When it stops working by itself (None: when revoked). Chosen at its creation.
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -34,6 +45,10 @@ class ApiToken(models.Model):
     @property
     def is_revoked(self):
         return self.revoked_at is not None
+
+    @property
+    def is_expired(self):
+        return self.expires_at is not None and self.expires_at <= timezone.now()
 
     def scope_labels(self):
         return [Scope(scope).label for scope in self.scopes if scope in Scope.values]

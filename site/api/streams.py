@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import StreamingHttpResponse
 
-from api.models import ApiToken
+from api.tokens import holds
 from live import groups as live_groups
 
 KEEP_ALIVE = b"\n"
@@ -38,8 +38,7 @@ def still_allowed(caller):
     """Whether the stream's caller may still hear it (database thread)."""
     if caller.token is None:  # a browser's session: its account, read again
         return get_user_model().objects.filter(pk=caller.user.pk, is_active=True).exists()
-    return ApiToken.objects.filter(pk=caller.token.pk, revoked_at=None,
-                                   user__is_active=True).exists()
+    return holds(caller.token.pk)
 
 
 def line(message):

@@ -2,11 +2,12 @@
 import hashlib
 import secrets
 import time
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from api.models import ApiToken, BotAccount, Scope
+from api.models import ApiToken, BotAccount, Scope, live_tokens
 from live import groups, outbox
 from live.auth import TokenGrant
 
@@ -31,8 +32,9 @@ def digest_of(secret):
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def create(user, name, scopes):
-    """(token, secret): the secret exists only in this return value."""
+def create(user, name, scopes, days=None):
+    """(token, secret): the secret exists only in this return value. With `days`, the token
+    expires that many days from now."""
     scopes = sorted(set(scopes))
     if not scopes or any(scope not in Scope.values for scope in scopes):
         raise TokenError("Choose at least one scope.")
@@ -42,18 +44,20 @@ def create(user, name, scopes):
         if ApiToken.objects.filter(user=user, revoked_at=None).count() >= MAX_TOKENS:
             raise TokenError(f"You already have {MAX_TOKENS} tokens: revoke one first.")
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+        expires = timezone.now() + timedelta(days=days) if days else None
         token = ApiToken.objects.create(user=user, name=name, scopes=scopes,
-                                        prefix=secret[:SHOWN], digest=digest_of(secret))
+                                        prefix=secret[:SHOWN], digest=digest_of(secret),
+                                        expires_at=expires)
     return token, secret
 
 
 def find(secret):
-    """The live token with this secret, its user with it, or None (unknown or revoked: the
-    database is asked on every request, so a revocation holds at once)."""
+    """The live token with this secret, its user with it, or None (unknown, revoked or
+    expired: the database is asked on every request, so a revocation holds at once)."""
     if not secret or len(secret) > 200:
         return None
     token = (ApiToken.objects.select_related("user")
-             .filter(digest=digest_of(secret), revoked_at=None, user__is_active=True).first())
+             .filter(live_tokens(), digest=digest_of(secret)).first())
     if token is not None:
         now = timezone.now()
         if (token.last_used_at is None
@@ -76,8 +80,9 @@ def revoke(user, token_id):
 
 
 def holds(token_id):
-    """Whether the token is still live and its owner active (for an open socket or stream)."""
-    return ApiToken.objects.filter(pk=token_id, revoked_at=None, user__is_active=True).exists()
+    """Whether the token is still live (not revoked, not expired) and its owner active (for
+    an open socket or stream)."""
+    return ApiToken.objects.filter(live_tokens(), pk=token_id).exists()
 
 
 def socket_grant(secret):

@@ -29,7 +29,7 @@ def tokens_page(request):
         return page(request, form=form, status=400)
     try:
         _, secret = tokens.create(request.user, form.cleaned_data["name"],
-                                  form.cleaned_data["scopes"])
+                                  form.cleaned_data["scopes"], form.cleaned_data["days"])
     except tokens.TokenError as error:
         form.add_error(None, str(error))
         return page(request, form=form, status=400)

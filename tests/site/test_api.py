@@ -67,6 +67,29 @@ def test_the_tokens_page_creates_lists_and_revokes(client, alice):
     assert ApiToken.objects.get(pk=token.pk).is_revoked
 
 
+def test_a_token_made_to_expire_stops_working_by_itself(client, alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    client.force_login(alice)
+    made = client.post("/accounts/tokens/", {"name": "a month", "scopes": ["read"],
+                                             "days": "30"})
+    token, secret = ApiToken.objects.get(user=alice), made.context["secret"]
+    assert timedelta(days=29) < token.expires_at - timezone.now() <= timedelta(days=30)
+    assert call(client, "get", "/api/v1/account", secret).status_code == 200
+    assert tokens.holds(token.pk)
+    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now())
+    refused(call(client, "get", "/api/v1/account", secret), 401, "bad_token")
+    assert not tokens.holds(token.pk)
+    assert "(expired)" in client.get("/accounts/tokens/").content.decode()
+    # Unless chosen, a token lasts until it is revoked.
+    client.post("/accounts/tokens/", {"name": "for good", "scopes": ["read"]})
+    assert ApiToken.objects.get(name="for good").expires_at is None
+    odd = client.post("/accounts/tokens/", {"name": "odd", "scopes": ["read"], "days": "7"})
+    assert odd.status_code == 400 and not ApiToken.objects.filter(name="odd").exists()
+
+
 def test_the_tokens_page_needs_a_csrf_token(alice):
     from django.test import Client
 

@@ -143,15 +143,22 @@ def test_a_bad_token_is_refused_at_the_handshake(users, new_game, header):
     run(scenario)
 
 
-def test_a_revoked_token_is_refused_and_a_challenge_token_does_not_watch(users, new_game):
+def test_a_revoked_or_expired_token_is_refused_and_a_challenge_token_does_not_watch(
+        users, new_game):
+    from django.utils import timezone
+
+    from api.models import ApiToken
+
     alice, bob = users("alice", "bob")
     game = new_game([alice, bob], "hadron", {"size": 5})
     revoked, revoked_secret = tokens.create(alice, "old", ["read"])
     tokens.revoke(alice, revoked.pk)
+    expired, expired_secret = tokens.create(alice, "a month", ["read"], days=30)
+    ApiToken.objects.filter(pk=expired.pk).update(expires_at=timezone.now())
     _, challenges_only = tokens.create(alice, "challenges", ["challenge"])
 
     async def scenario():
-        for secret in (revoked_secret, challenges_only):
+        for secret in (revoked_secret, expired_secret, challenges_only):
             assert not await Socket(game.pk, headers=with_token(secret)).connect()
         # The challenge token still hears its account's news on the lobby socket, as the
         # event stream does.
