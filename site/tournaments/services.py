@@ -159,7 +159,7 @@ def call_off(tournament, because):
               "message": f"{tournament.name} is cancelled: {because}."}
     for player_id in tournament.entries.filter(withdrawn=False).values_list("player_id",
                                                                               flat=True):
-        announce(user_group(player_id), notice)
+        announce(groups.user(player_id), notice)
 
 
 def too_few(tournament):

@@ -88,3 +88,15 @@ def test_the_sheet_marks_each_games_points_the_streaks_doubles_and_berserk_games
     assert [m["doubled"] for m in marks] == [False, False, True, False, False]
     assert [m["berserk"] for m in marks] == [False, True, False, True, False]
     assert [m["berserk_point"] for m in marks] == [False, True, False, False, False]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.builds(ArenaGame, st.sampled_from([1, 0.5, 0]), st.booleans(),
+                          st.integers(0, 12)), max_size=20))
+def test_the_sheet_adds_up_to_the_points_and_doubles_only_wins_on_a_streak(games):
+    marks = sheet(games)
+    assert sum(mark["points"] for mark in marks) == points(games)
+    for index, (game, mark) in enumerate(zip(games, marks)):
+        before = games[:index]
+        assert mark["doubled"] == (game.result == 1 and on_fire(before))
+        assert mark["berserk"] == game.berserk
