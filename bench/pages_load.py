@@ -143,7 +143,12 @@ class Site:
     def stop(self):
         if self.process and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(10)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                # Daphne waits for open connections; the figures are taken already.
+                self.process.kill()
+                self.process.wait(10)
 
 
 def get(url):
