@@ -13,7 +13,9 @@ DEBUG off and bench/pages_settings.py (the site's settings plus the plain view, 
 site's own URLs never serve), pinned with taskset to the first allowed core, and runs Locust on
 the other. First each page alone (sequential requests, after a warm-up: the median in ms), then
 the mix, then the plain view at the mix's mean page size (each --warmup seconds not counted,
-then --duration seconds measured). It prints req/s, p50 and p99 of both and the ratio, per checkout.
+then --duration seconds measured). It prints req/s, p50 and p99 of both and the ratio, per checkout, and the server's CPU time
+per request (from /proc), steadier than the clock on a shared machine, and the ratio by CPU
+(the plain view's CPU per request over the mix's).
 It prints figures; it is not a test.
 """
 import argparse
@@ -132,10 +134,21 @@ class Site:
                 time.sleep(0.2)
         raise RuntimeError(f"daphne did not answer:\n{self.log_path.read_text()[-3000:]}")
 
+    def cpu_seconds(self):
+        """The server's CPU time so far (utime + stime, /proc/<pid>/stat fields 14 and 15):
+        on a shared machine a steadier figure than the wall clock's."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self):
         if self.process and self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(10)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                # Daphne waits for open connections; the figures are taken already.
+                self.process.kill()
+                self.process.wait(10)
 
 
 def get(url):
@@ -144,7 +157,8 @@ def get(url):
 
 
 def alone(site, repeat):
-    """Each page asked for one at a time: {name: (median ms, bytes)}, after a warm-up."""
+    """Each page asked for one at a time, after a warm-up: {name: (median ms, bytes, server
+    CPU ms per request)}."""
     game = site.games["finished"][0]
     figures = {}
     for name, path in ALONE:
@@ -153,29 +167,44 @@ def alone(site, repeat):
         for _ in range(2):
             get(url)
         times = []
+        cpu = site.cpu_seconds()
         for _ in range(repeat):
             start = time.perf_counter()
             get(url)
             times.append((time.perf_counter() - start) * 1000)
-        figures[name] = (statistics.median(times), len(body))
+        cpu_ms = (site.cpu_seconds() - cpu) * 1000 / repeat
+        figures[name] = (statistics.median(times), len(body), cpu_ms)
     return figures
 
 
 def loaded(site, mode, plain_bytes, core, args):
+    figures, cpu = locust_run(site, mode, plain_bytes, core, args)
+    return {**figures, "cpu_ms": cpu * 1000 / max(1, figures["requests"])}
+
+
+def locust_run(site, mode, plain_bytes, core, args):
     """The visitors (bench/pages_locust.py: Locust as a library, headless) on `core`: a
     warm-up of --warmup seconds, not counted, then --duration seconds measured."""
     env = {**os.environ, "PAGES_MODE": mode, "PAGES_PLAIN_BYTES": str(plain_bytes),
            "PAGES_GAMES": ",".join(map(str, site.games["finished"]))}
     argv = pinned([sys.executable, str(HERE / "pages_locust.py"), site.url, str(args.users),
                    str(args.warmup), str(args.duration)], core)
-    finished = subprocess.run(argv, env=env, capture_output=True, text=True,
-                              timeout=args.warmup + args.duration + 120, preexec_fn=die_with_parent)
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, preexec_fn=die_with_parent)
+    # The server's CPU over the measured stretch (the visitors count their own from the end
+    # of the warm-up; the bench's clock is close enough for a per-request average).
+    time.sleep(args.warmup)
+    cpu = site.cpu_seconds()
+    time.sleep(args.duration)
+    cpu = site.cpu_seconds() - cpu
+    stdout, stderr = process.communicate(timeout=120)
+    finished = subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
     if finished.returncode != 0:
         raise RuntimeError(f"locust failed:\n{finished.stdout[-2000:]}{finished.stderr[-3000:]}")
     figures = json.loads(finished.stdout.strip().splitlines()[-1])
     if figures["requests"] == 0:
         raise RuntimeError(f"locust carried nothing:\n{finished.stderr[-3000:]}")
-    return figures
+    return figures, cpu
 
 
 def measure(checkout, args, server_core, load_core):
@@ -185,7 +214,7 @@ def measure(checkout, args, server_core, load_core):
         try:
             site.start(server_core)
             pages = alone(site, args.alone)
-            size = round(statistics.mean(size for _, size in pages.values()))
+            size = round(statistics.mean(size for _, size, _ in pages.values()))
             mix = loaded(site, "mix", size, load_core, args)
             plain = loaded(site, "plain", size, load_core, args)
         finally:
@@ -209,15 +238,24 @@ def main():
         print(f"{result['site'][-40:]:40} "
               + " ".join(f"{result['alone'][n][0]:12.1f}" for n in names))
     print(f"{'bytes':40} " + " ".join(f"{results[-1]['alone'][n][1]:12d}" for n in names))
+    print("\nserved alone, server CPU ms per request")
+    for result in results:
+        print(f"{result['site'][-40:]:40} "
+              + " ".join(f"{result['alone'][n][2]:12.1f}" for n in names))
 
     print(f"\n{args.users} visitors, no think time")
-    print(f"{'site':40} {'load':>6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'fail':>6} {'mix/plain':>10}")
+    print(f"{'site':40} {'load':>6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'fail':>6} "
+          f"{'CPU ms/req':>11} {'mix/plain':>10} {'by CPU':>7}")
     for result in results:
         for load in ("mix", "plain"):
             figures = result[load]
-            ratio = f"{result['mix']['rps'] / result['plain']['rps']:10.3f}" if load == "mix" else ""
+            # mix/plain: the req/s ratio; by CPU: the plain view's CPU per request over the
+            # mix's (what one core would carry of each, whatever else the machine runs).
+            ratio = (f"{result['mix']['rps'] / result['plain']['rps']:10.3f} "
+                     f"{result['plain']['cpu_ms'] / result['mix']['cpu_ms']:7.3f}"
+                     if load == "mix" else "")
             print(f"{result['site'][-40:]:40} {load:>6} {figures['rps']:8.1f} {figures['p50']:8.0f} "
-                  f"{figures['p99']:8.0f} {figures['failures']:6d} {ratio}")
+                  f"{figures['p99']:8.0f} {figures['failures']:6d} {figures['cpu_ms']:11.2f} {ratio}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

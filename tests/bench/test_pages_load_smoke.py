@@ -21,7 +21,7 @@ def test_pages_load_smoke_shape_runs_and_prints_its_tables(tmp_path):
     [result] = json.loads(results_path.read_text())
 
     assert set(result["alone"]) == MIX
-    assert all(size > 0 for _, size in result["alone"].values())
+    assert all(size > 0 and cpu >= 0 for _, size, cpu in result["alone"].values())
     for load in ("mix", "plain"):
         assert result[load]["requests"] > 0 and result[load]["failures"] == 0, result[load]
     # Locust names each page: every page of the mix was asked for at least once is too
