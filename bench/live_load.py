@@ -419,7 +419,7 @@ def print_results(results):
         print(MOVE_HEADER)
         for r in moves:
             echo = next((e["figures"] for e in results if e["backend"] == r["backend"]
-                         and e["run"] == r["run"] and e["server"] == "echo"), None)
+                         and e["run"] == r["run"] and e["server"] == "echo"), None) or {}
             print(move_row(r["backend"], r["run"], r["server"], r["figures"], echo))
     periodic = [r for r in results if r["figures"].get("periodic")]
     if periodic:
@@ -530,12 +530,23 @@ def main(argv=None):
                     for attempt in range(args.repeat):
                         label = f"{run['name']}-{attempt}"
                         started = time.monotonic()
-                        repeats.append(bench.measure(backend, run, kind, label))
+                        try:
+                            repeats.append(bench.measure(backend, run, kind, label))
+                        except Exception as error:
+                            # One measurement that could not even connect (a handshake given
+                            # up on a loaded machine) must not lose the others' figures.
+                            print(f"  {backend_name} {run['name']} {kind} #{attempt + 1} failed: "
+                                  f"{type(error).__name__}: {error}", file=sys.stderr, flush=True)
+                            continue
                         print(f"  {backend_name} {run['name']} {kind} #{attempt + 1}: "
                               f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+                    if not repeats:
+                        continue
                     figures = loadgen.median_summary(repeats)
                     results.append({"backend": backend_name, "run": run["name"], "server": kind,
                                     "processes": backend.processes, "figures": figures})
+                    if args.json:   # as it goes: what was measured survives a later failure
+                        args.json.write_text(json.dumps(results, indent=1))
             speeds.append(speed_probe(cores[0]))
         print_results(results)
         print(f"\nMachine speed: a 5-million-step Python loop took {min(speeds) * 1000:.0f}-"
