@@ -1,6 +1,6 @@
 """Issue 25's question for a kept job library: how long from a job's submission to its worker
 starting it, over Redis, at a steady rate. Prints p50/p99/max in ms for Dramatiq, Huey and RQ,
-and for a bare LPUSH/BRPOP pair (the mechanism of bots/queue.py: a wake token BRPOPed by an idle
+and for a bare LPUSH/BRPOP pair (the mechanism of jobs/broker.py: a wake token BRPOPed by an idle
 worker) as the floor.
 
 The libraries are NOT dependencies of Tessera: run this from a virtual environment of its own,
