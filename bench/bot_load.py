@@ -16,7 +16,7 @@ move queued or in work.
 
 Backends: `sqlite`, the embedded default: one Daphne process whose own pool of worker
 processes (BOT_WORKERS, 2) thinks; `pg1`: one Daphne process on PostgreSQL + Redis, and
-BOT_WORKERS `manage.py bot_worker` processes. The server (and its workers, which inherit or
+BOT_WORKERS `manage.py jobs_worker` processes. The server (and its workers, which inherit or
 are given the same core) are pinned to the first allowed core, the load generator to the
 second: the workers, at the lowest CPU priority, compete with the server for its own core,
 the hard case. It prints figures; it is not a test.
@@ -84,7 +84,7 @@ class BotBackend(live_load.Backend):
         if self.worker_cpus is not None:
             env["BOT_CPUS"] = self.worker_cpus
         env.update(BOT_EXHIBITION="0", BOT_EXHIBITION_PACE="0",
-                   BOT_WORKERS=str(self.workers), BOT_JOBS="redis" if self.redis_url else "pool")
+                   JOBS_WORKERS=str(self.workers), JOBS_MODE="redis" if self.redis_url else "pool")
         return env
 
     def python(self, code, label, *args):
@@ -97,10 +97,10 @@ class BotBackend(live_load.Backend):
 
 
 class BotWorkers:
-    """`manage.py bot_worker` processes (pg1), on `core`."""
+    """`manage.py jobs_worker` processes (pg1), on `core`."""
 
     def __init__(self, backend, count, core, label):
-        argv = [sys.executable, "manage.py", "bot_worker", "-v", "0"]
+        argv = [sys.executable, "manage.py", "jobs_worker", "-v", "0"]
         if core is not None and shutil.which("taskset"):
             argv = ["taskset", "-c", str(core)] + argv
         self.processes = []

@@ -96,7 +96,7 @@ def main():
     folder = Path(tempfile.mkdtemp(prefix="tessera-gif-bench-"))
     env = {**os.environ, "SECRET_KEY": SECRET, "DATABASE_URL": f"sqlite:///{folder}/db.sqlite3",
            "PYTHONPATH": os.pathsep.join([str(ROOT / "site"), str(ROOT)]),
-           "EXPORT_GIF_RATE": "1000/m", "BOT_JOBS": "eager", "ALLOWED_HOSTS": "testserver"}
+           "EXPORT_GIF_RATE": "1000/m", "JOBS_MODE": "eager", "ALLOWED_HOSTS": "testserver"}
     env.pop("REDIS_URL", None)
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT,

@@ -1,6 +1,6 @@
 """Issue 25's question for a kept job library: how long from a job's submission to its worker
 starting it, over Redis, at a steady rate. Prints p50/p99/max in ms for Dramatiq, Huey and RQ,
-and for a bare LPUSH/BRPOP pair (the mechanism of bots/queue.py: a wake token BRPOPed by an idle
+and for a bare LPUSH/BRPOP pair (the mechanism of jobs/broker.py: a wake token BRPOPed by an idle
 worker) as the floor.
 
 The libraries are NOT dependencies of Tessera: run this from a virtual environment of its own,
@@ -8,7 +8,10 @@ The libraries are NOT dependencies of Tessera: run this from a virtual environme
         huey==3.5.4 rq==2.12.0
     nice -n 10 /tmp/jobs-eval/bin/python bench/job_library_latency.py --redis redis://127.0.0.1:6379/8
 Each library gets one worker process (one thread), a trivial job (it records when it started)
-and the same submissions: --jobs at --rate per second. Times are wall-clock time.time() of
+and the same submissions: --jobs at --rate per second. `dramatiq-wake` is Dramatiq with a
+consumer of ours that waits on a wake-up token where the library polls. `--killed MS` instead
+kills a Dramatiq worker in the middle of a job and says whether the library gave the job to
+the next worker (MS: the heartbeat time-out). Times are wall-clock time.time() of
 two processes on one machine. Keys go under a prefix of its own, deleted afterwards.
 """
 import argparse
@@ -46,16 +49,69 @@ def starts_key():
 
 # -- each library: its job, how its worker starts, how to submit ---------------------------------
 
+def waking_broker_class():
+    """Dramatiq's Redis broker whose idle consumer, instead of sleeping its growing back-off,
+    BRPOPs a wake-up list (a token pushed after each send) for as long: a job sent to an idle
+    worker starts at once, as with our own queue, and the library's acks and redelivery of a
+    dead worker's messages stay as they are. (`dramatiq-wake` below; a prototype for
+    jobs/broker.py.)"""
+    from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
+
+    class WakingConsumer(_RedisConsumer):
+        def __init__(self, broker, queue_name, prefetch, timeout):
+            # The library sleeps its back-off (capped at `timeout`) after a look that found
+            # nothing: capped at 1 ms it rounds to none, and the wait is the BRPOP below.
+            super().__init__(broker, queue_name, prefetch, 1)
+            self.idle = timeout / 1000
+
+        def __next__(self):
+            if self.misses and not self.message_cache and \
+                    self.outstanding_message_count < self.prefetch:
+                # The last look found nothing: wait for a token (a send) or the idle time,
+                # then look again (a token pushed meanwhile is still in the list).
+                self.broker.client.brpop([wake_key()], timeout=self.idle)
+            return super().__next__()
+
+    class WakingRedisBroker(RedisBroker):
+        def consume(self, queue_name, prefetch=1, timeout=5000):
+            if queue_name.endswith(".DQ"):
+                # The delayed messages' queue (unused here) polls as the library does: a
+                # token is for the queue that was sent to.
+                return super().consume(queue_name, prefetch, timeout)
+            return WakingConsumer(self, queue_name, prefetch, timeout)
+
+    return WakingRedisBroker
+
+
+def wake_key():
+    return os.environ["EVAL_PREFIX"] + ":wake"
+
+
 def dramatiq_setup():
     import dramatiq
     from dramatiq.brokers.redis import RedisBroker
 
-    broker = RedisBroker(url=os.environ["EVAL_REDIS"], namespace=os.environ["EVAL_PREFIX"])
+    kind = waking_broker_class() if os.environ.get("EVAL_LIBRARY") == "dramatiq-wake" \
+        else RedisBroker
+    # --killed: a dead worker's heartbeat is missed after EVAL_HEARTBEAT ms, and every
+    # command of a live one may run the maintenance that requeues the dead one's messages.
+    broker = kind(url=os.environ["EVAL_REDIS"], namespace=os.environ["EVAL_PREFIX"],
+                  heartbeat_timeout=int(os.environ.get("EVAL_HEARTBEAT", 60000)),
+                  maintenance_chance=int(os.environ.get("EVAL_MAINTENANCE", 1000)))
     dramatiq.set_broker(broker)
 
     @dramatiq.actor(max_retries=0)
     def job(submitted):
         started(submitted)
+
+    @dramatiq.actor(max_retries=0)
+    def slow_job(submitted):
+        # --killed: a job long enough to kill its worker in the middle of it.
+        started(submitted)
+        time.sleep(2)
+        client().rpush(starts_key() + ":finished", f"{time.time()}")
+
+    job.slow = slow_job
     return job
 
 
@@ -76,13 +132,14 @@ def rq_queue():
 
 
 # In the worker processes (the libraries import this module by name).
-dramatiq_job = dramatiq_setup() if os.environ.get("EVAL_LIBRARY") == "dramatiq" else None
+dramatiq_job = dramatiq_setup() if os.environ.get("EVAL_LIBRARY", "").startswith("dramatiq") \
+    else None
 huey_app, huey_job = huey_setup() if os.environ.get("EVAL_LIBRARY") == "huey" else (None, None)
 
 
 def worker_command(library):
     here = os.path.splitext(os.path.basename(__file__))[0]
-    if library == "dramatiq":
+    if library.startswith("dramatiq"):
         return [sys.executable, "-m", "dramatiq", here, "--processes", "1", "--threads", "1"]
     if library == "huey":
         return [sys.executable, "-m", "huey.bin.huey_consumer", f"{here}.huey_app", "-w", "1",
@@ -100,6 +157,10 @@ def worker_command(library):
 def submit(library, submitted):
     if library == "dramatiq":
         dramatiq_job.send(submitted)
+    elif library == "dramatiq-wake":
+        dramatiq_job.send(submitted)
+        with client().pipeline() as pipe:
+            pipe.lpush(wake_key(), "1").ltrim(wake_key(), 0, 63).execute()
     elif library == "huey":
         huey_job(submitted)
     elif library in ("rq", "rq-simple"):
@@ -129,7 +190,7 @@ def measure(library, jobs, rate, url):
         # __main__'s (Huey names a task by its function's module).
         global dramatiq_job, huey_app, huey_job
         import job_library_latency as named
-        if library == "dramatiq":
+        if library.startswith("dramatiq"):
             dramatiq_job = named.dramatiq_setup()
         if library == "huey":
             huey_app, huey_job = named.huey_setup()
@@ -165,16 +226,70 @@ def measure(library, jobs, rate, url):
     return library, len(waits), statistics.median(waits), p99, waits[-1]
 
 
+def killed(url, heartbeat_ms):
+    """A Dramatiq worker (dramatiq-wake) killed with SIGKILL in the middle of a 2 s job, a second
+    worker started at once: does the job finish, how many times did it start, and how long
+    after the kill."""
+    import signal
+
+    os.environ.update(EVAL_REDIS=url, EVAL_PREFIX=f"{PREFIX}-killed", EVAL_LIBRARY="dramatiq-wake",
+                      EVAL_HEARTBEAT=str(heartbeat_ms), EVAL_MAINTENANCE="1000000")
+    _clients.clear()
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    def start_worker():
+        return subprocess.Popen(worker_command("dramatiq-wake"), env=env, cwd=here,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+
+    import job_library_latency as named
+    job = named.dramatiq_setup()
+    r = redis.Redis.from_url(url)
+    first = start_worker()
+    second = None
+    try:
+        time.sleep(4)
+        job.slow.send(time.time())
+        deadline = time.time() + 30
+        while r.llen(starts_key()) < 1 and time.time() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.5)  # in the middle of the job
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+        killed_at = time.time()
+        second = start_worker()
+        deadline = time.time() + 120
+        while r.llen(starts_key() + ":finished") < 1 and time.time() < deadline:
+            time.sleep(0.05)
+        finished = [float(x) for x in r.lrange(starts_key() + ":finished", 0, -1)]
+        starts = r.llen(starts_key())
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                os.killpg(worker.pid, signal.SIGTERM)
+                worker.wait(10)
+        for key in r.scan_iter(f"*{os.environ['EVAL_PREFIX']}*"):
+            r.delete(key)
+    print(f"heartbeat time-out {heartbeat_ms} ms: job started {starts} times, finished "
+          f"{len(finished)} times, "
+          + (f"{finished[0] - killed_at:.1f} s after the kill" if finished else "never (120 s)"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/8")
     parser.add_argument("--jobs", type=int, default=300)
     parser.add_argument("--rate", type=float, default=50)
-    parser.add_argument("--libraries", default="brpop,dramatiq,huey,rq-simple,rq")
+    parser.add_argument("--libraries", default="brpop,dramatiq,dramatiq-wake,huey,rq-simple,rq")
     parser.add_argument("--brpop-worker", action="store_true")
+    parser.add_argument("--killed", type=int, metavar="MS",
+                        help="instead: kill a Dramatiq worker mid-job, this heartbeat time-out")
     args = parser.parse_args()
     if args.brpop_worker:
         return brpop_worker()
+    if args.killed:
+        return killed(args.redis, args.killed)
     print(f"{args.jobs} jobs at {args.rate}/s, one worker each; submission to start, ms")
     print("| library | jobs started | p50 | p99 | max |")
     print("|---|---|---|---|---|")

@@ -79,7 +79,7 @@ def checkout(rev, into):
 
 def environment(root, database):
     env = {k: v for k, v in os.environ.items()
-           if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "BOT_JOBS"}}
+           if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "BOT_JOBS", "JOBS_MODE"}}
     env.update(SECRET_KEY="bench-only-" + "k3y-" * 12, ALLOWED_HOSTS="127.0.0.1",
                DATABASE_URL=f"sqlite:///{database}", PYTHONPATH=str(root / "site"),
                TRUSTED_PROXY_COUNT="1", LIVE_SOCKETS_PER_ADDRESS="1000", PYTHONUNBUFFERED="1")

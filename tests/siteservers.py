@@ -29,7 +29,7 @@ def server_env(database_url, **extra):
     """Environment for a site process: its own database, the tests' secret key, DEBUG off,
     and Redis passed through when the run has one (the scale-out CI run)."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "REDIS_PREFIX", "DEBUG",
-                                                    "BOT_JOBS"}}
+                                                    "BOT_JOBS", "JOBS_MODE"}}
     env.update(
         SECRET_KEY=os.environ["SECRET_KEY"],
         ALLOWED_HOSTS="127.0.0.1,localhost",

@@ -1,5 +1,5 @@
-"""The analysis and hint jobs, run by the workers (bots.jobs): in a pool of worker processes
-of the server by default, in `manage.py bot_worker` processes at scale. A request only queues
+"""The analysis and hint jobs, run by the workers (jobs.runner): in a pool of worker processes
+of the server by default, in `manage.py jobs_worker` processes at scale. A request only queues
 them (analysis.services).
 
 Each job reads what it is for from the database and writes its own results. Takes no lock:
@@ -23,7 +23,7 @@ from django.utils import timezone
 from analysis import estimates
 from analysis.models import Analysis, Estimate, Hint, Job
 from archive import positions
-from bots.jobs import job, submit
+from jobs.runner import job, submit
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 from analysis import estimates
 from analysis.models import Analysis, Hint, Job, hint_key
 from archive import positions
-from bots.jobs import submit
+from jobs.runner import submit
 from play.models import Game
 
 # The rate limits per person: (requests, window).

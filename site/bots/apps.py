@@ -5,10 +5,10 @@ from django.conf import settings
 class BotsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "bots"
-    verbose_name = "Computer players and jobs"
+    verbose_name = "Computer players"
 
     def ready(self):
-        from bots import accounts, jobs, moves, pool  # noqa: F401 (moves: the bot_move job)
+        from bots import accounts, moves  # noqa: F401 (moves: the bot_move job)
         from bots import services as computer_services
         from live import process
         from play.signals import computer_rematch
@@ -21,13 +21,7 @@ class BotsConfig(AppConfig):
         computers.level_of = accounts.level_of
         computers.level_name = accounts.level_name
 
-        if jobs.mode() == "pool":
-            # On a thread of its own, never holding up the writers. With Redis the workers
-            # sweep (bots.queue): they have the CPU to spare, the servers have not.
-            process.every(settings.BOT_SWEEP, jobs.sweep, aside=True)
-            process.on_start(pool.start)
-            process.on_stop(pool.stop)
         if settings.BOT_EXHIBITION:
             from bots import services
 
-            process.every(settings.BOT_SWEEP, services.keep_an_exhibition, aside=True)
+            process.every(settings.JOBS_SWEEP, services.keep_an_exhibition, aside=True)

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 import games
 from bots import accounts
-from bots.jobs import in_work, job, submit
+from jobs.runner import in_work, job, submit
 from games import bots as engine_bots
 from play.models import Game
 from play.signals import game_changed
@@ -81,7 +81,7 @@ def turn_of(game):
         # Computer-against-computer games (the exhibition) are paced for the people watching
         # them: an action never comes sooner than BOT_EXHIBITION_PACE seconds after the last.
         "pace": settings.BOT_EXHIBITION_PACE if other is not None else 0,
-        # Whose turn on the workers it takes (bots.jobs, fair share): the person playing it.
+        # Whose turn on the workers it takes (jobs.runner, fair share): the person playing it.
         "owner": f"user:{opponent}" if other is None else "exhibition",
     }
 

@@ -10,7 +10,7 @@ Apps register their jobs when Django loads them (AppConfig.ready):
                                        (mail) that must never hold up the writers
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
                                        transaction of the first process after an outage
-    process.on_start(hook)             hook(loop) once the process serves (bots.pool: the
+    process.on_start(hook)             hook(loop) once the process serves (jobs.pool: the
     process.on_stop(hook)              workers it owns); hook() when it stops
 
 start() is called once the event loop runs: by tessera.asgi when Daphne's reactor starts (or on

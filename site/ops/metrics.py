@@ -59,9 +59,9 @@ lane_changes_waiting = Gauge("tessera_lane_changes_waiting",
                              multiprocess_mode="livesum")
 jobs_waiting = Gauge("tessera_jobs_waiting",
                      "Jobs (computer moves, analyses) waiting in this process's line for one of "
-                     "its workers (BOT_JOBS=pool)", multiprocess_mode="livesum")
+                     "its workers (JOBS_MODE=pool)", multiprocess_mode="livesum")
 jobs_queued_in_redis = Gauge("tessera_jobs_redis_waiting",
-                             "Jobs queued in Redis for the bot_worker processes (BOT_JOBS=redis)",
+                             "Jobs queued in Redis for the jobs_worker processes (JOBS_MODE=redis)",
                              multiprocess_mode="max")
 jobs_running = Gauge("tessera_jobs_running", "Jobs given to this process's own workers",
                      multiprocess_mode="livesum")
@@ -188,7 +188,7 @@ def count_sockets():
 
 def count_load():
     """Cheap figures of this process, no I/O: safe on the event loop."""
-    from bots import jobs
+    from jobs import runner as jobs
     from live import lanes
 
     load = lanes.load()
@@ -197,7 +197,7 @@ def count_load():
         db_threads_busy.labels(pool).set(load["busy"].get(pool, 0))
     lane_changes_waiting.set(load["lane_waiting"])
     if jobs.mode() == "pool":
-        from bots import pool
+        from jobs import pool
 
         waiting, running = pool.load()
         jobs_waiting.set(waiting)
@@ -206,13 +206,13 @@ def count_load():
 
 def count_redis_jobs():
     """At a scrape, on the view's thread (never the event loop's: it asks Redis)."""
-    from bots import jobs
+    from jobs import runner as jobs
 
     if jobs.mode() != "redis":
         return
     import redis
 
-    from bots import queue
+    from jobs import broker as queue
 
     try:
         jobs_queued_in_redis.set(queue.waiting())

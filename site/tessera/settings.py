@@ -149,6 +149,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "live",
+    # The job runner: worker processes, the queue at scale (docs/operations.md, "Jobs").
+    "jobs",
     "csp",
     # Counts failed log-ins and locks out guessers (accounts.throttle).
     "axes",
@@ -167,7 +169,7 @@ INSTALLED_APPS = [
     # The opening explorer: counts kept as games end (play.endings), served per line.
     "explorer",
     "frontend",
-    # Computer players and the worker processes that run jobs (docs/design.md).
+    # Computer players: their accounts, levels and moves (jobs of the jobs app).
     "bots",
     # Lessons and puzzles (games.lessons, games.puzzles).
     "learn",
@@ -349,16 +351,32 @@ LIVE_SNAPSHOT_PER_SECOND = env_number("LIVE_SNAPSHOT_PER_SECOND", 2, float)
 # Where live.budget keeps its buckets in Redis: beside the channel layer's keys.
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX") or "asgi"
 
-# Jobs run outside the server's event loop and request threads (bots.jobs): "pool", worker
-# processes owned by each server (the embedded default); "redis", a queue in Redis served by
-# `manage.py bot_worker` processes (the default with REDIS_URL); "eager", in the submitting
-# process at once (the site tests).
-BOT_JOBS = os.environ.get("BOT_JOBS", "").strip() or ("redis" if REDIS_URL else "pool")
-# Worker processes of a server's pool (pool mode).
-BOT_WORKERS = env_number("BOT_WORKERS", 2)
+# Jobs run outside the server's event loop and request threads (jobs.runner). Each JOBS_*
+# setting may also be given by its older BOT_* name (the jobs were the computer players' first).
+def jobs_setting(name, default, kind=str):
+    return env_number(f"JOBS_{name}", env_number(f"BOT_{name}", default, kind), kind)
+
+
+# Where jobs run: "pool", worker processes owned by each server (the embedded default);
+# "redis", a queue in Redis served by `manage.py jobs_worker` processes (the default with
+# REDIS_URL); "eager", in the submitting process at once (the site tests). Alias BOT_JOBS.
+JOBS_MODE = (os.environ.get("JOBS_MODE", "").strip() or os.environ.get("BOT_JOBS", "").strip()
+             or ("redis" if REDIS_URL else "pool"))
+# Worker processes of a server's pool (pool mode). Alias BOT_WORKERS.
+JOBS_WORKERS = jobs_setting("WORKERS", 2, int)
 # Pool mode: start the workers with the server, so that the first job does not wait for a
 # fresh interpreter and Django's set-up (off: on the first job, as the tests' servers may).
-BOT_WORKERS_AT_START = env_flag("BOT_WORKERS_AT_START", True)
+JOBS_WORKERS_AT_START = env_flag("JOBS_WORKERS_AT_START",
+                                 env_flag("BOT_WORKERS_AT_START", True))
+# Seconds between sweeps for jobs that should be in work and are not. Alias BOT_SWEEP.
+JOBS_SWEEP = jobs_setting("SWEEP", 5, float)
+# Redis mode: seconds a running job's lease lasts without renewal (a killed worker's job is
+# retried after it), and how long a queued job may wait before it is queued again. Aliases
+# BOT_LEASE, BOT_QUEUED_LEASE.
+JOBS_LEASE = jobs_setting("LEASE", 10, float)
+JOBS_QUEUED_LEASE = jobs_setting("QUEUED_LEASE", 120, int)
+# The CPUs the workers think on, e.g. "2,3" (empty: any). Alias BOT_CPUS.
+JOBS_CPUS = jobs_setting("CPUS", "")
 # Active games against the computer one account may have at once (a new one is refused): each
 # queues up to ~1.6 s of thinking a move on the workers everyone shares.
 BOT_GAMES_PER_PLAYER = env_number("BOT_GAMES_PER_PLAYER", 3)

@@ -26,7 +26,7 @@ WAIT_MS = 20_000  # as tests/conftest.py waits for any browser state
 
 @pytest.fixture(scope="module")
 def pool_server(site_servers):
-    return site_servers(BOT_JOBS="pool", BOT_SWEEP="1")
+    return site_servers(JOBS_MODE="pool", JOBS_SWEEP="1")
 
 
 def choose_on_home_page(page, server, game, screenshot_dir=None):

@@ -1,5 +1,5 @@
 """The computer analysis at scale: two Daphne processes on PostgreSQL and Redis, the analysis
-job on the Redis list, computed by a `manage.py bot_worker` process, slice after slice. A person asks on one
+job on the Redis list, computed by a `manage.py jobs_worker` process, slice after slice. A person asks on one
 server; the worker stores the estimates ply by ply; the other server shows them, and a
 second request (on either server) starts nothing."""
 import json
@@ -25,11 +25,11 @@ ANALYSIS_WAIT = 180
 
 
 @pytest.fixture
-def bot_worker(scale_servers, tmp_path):
-    """One `manage.py bot_worker` process on the servers' database and Redis, analysing one
+def jobs_worker(scale_servers, tmp_path):
+    """One `manage.py jobs_worker` process on the servers' database and Redis, analysing one
     position per slice (each slice a job it queues on Redis for the next)."""
     log = open(tmp_path / "worker.log", "ab")
-    process = subprocess.Popen([sys.executable, "manage.py", "bot_worker"], cwd=ROOT,
+    process = subprocess.Popen([sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
                                env={**scale_servers[0].env, "ANALYSIS_SLICE": "0"},
                                stdout=log, stderr=subprocess.STDOUT,
                                preexec_fn=die_with_parent)
@@ -49,10 +49,10 @@ def analysis_json(server, game_id):
         return json.loads(response.read())
 
 
-def test_a_bot_worker_computes_a_requested_analysis(scale_servers, bot_worker):
+def test_a_jobs_worker_computes_a_requested_analysis(scale_servers, jobs_worker):
     first, second = scale_servers
-    # The servers queue jobs on Redis: only a bot_worker runs them.
-    assert first.shell("from django.conf import settings; print(settings.BOT_JOBS)").split() == ["redis"]
+    # The servers queue jobs on Redis: only a jobs_worker runs them.
+    assert first.shell("from django.conf import settings; print(settings.JOBS_MODE)").split() == ["redis"]
     players = [f"an{uuid.uuid4().hex[:6]}" for _ in range(3)]
     for name in players:
         first.create_user(name, PASSWORD)
@@ -74,7 +74,7 @@ def test_a_bot_worker_computes_a_requested_analysis(scale_servers, bot_worker):
         time.sleep(0.2)
     assert answer["status"] == "done", (
         f"no analysis after {ANALYSIS_WAIT} s; seen {sorted(seen)}; worker exit "
-        f"{bot_worker.poll()}")
+        f"{jobs_worker.poll()}")
     assert [p["ply"] for p in answer["positions"]] == list(range(len(actions) + 1))
     assert any(mark["ply"] == blunder and mark["symbol"] == "??" for mark in answer["marks"])
     # Asked again on the other server: the stored analysis, nothing new queued.

@@ -1,12 +1,13 @@
 """The Redis job queue serves the owners of waiting jobs in turn (issue 21, item 1): one
 account's many computer games cannot hold back another player's first move. Against the real
-Redis of REDIS_URL, under a prefix of its own; the jobs are taken by a bot_worker's loop."""
+Redis of REDIS_URL, under a prefix of its own; the jobs are taken by a jobs_worker's loop."""
 import os
 import uuid
 
 import pytest
 
-from bots import jobs, queue
+from jobs import broker as queue
+from jobs import runner as jobs
 
 pytestmark = pytest.mark.django_db
 
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def redis_queue(settings, monkeypatch):
     settings.REDIS_URL = os.environ["REDIS_URL"]
-    settings.BOT_SWEEP = 3600
+    settings.JOBS_SWEEP = 3600
     name = f"fair-{uuid.uuid4().hex[:8]}"
     monkeypatch.setenv("REDIS_PREFIX", name)
     yield queue.client()
@@ -44,7 +45,7 @@ def test_the_worker_takes_each_owners_jobs_in_turn(redis_queue, monkeypatch):
 
 
 def test_metrics_count_the_jobs_waiting_in_redis(redis_queue, settings, client):
-    settings.BOT_JOBS = "redis"
+    settings.JOBS_MODE = "redis"
     settings.METRICS_TOKEN, settings.METRICS_ALLOWED_ADDRESSES = "fair-queue-token", []
 
     def waiting():

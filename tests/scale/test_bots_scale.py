@@ -1,5 +1,5 @@
 """Computer players at scale: two Daphne processes on PostgreSQL and Redis, jobs on a Redis list
-served by `manage.py bot_worker` processes, whose moves reach the sockets of both servers
+served by `manage.py jobs_worker` processes, whose moves reach the sockets of both servers
 through the Redis channel layer. A worker killed mid-think loses nothing: its lease runs out,
 the sweep queues the job again, and the game gets its move once."""
 import asyncio
@@ -24,13 +24,13 @@ pytestmark = pytest.mark.scale
 
 PASSWORD = "scale-bots-pass-6620"
 # The workers' lease and sweep, short so that a killed worker's job is retried in seconds.
-WORKER_ENV = {"BOT_LEASE": "2", "BOT_SWEEP": "0.5"}
+WORKER_ENV = {"JOBS_LEASE": "2", "JOBS_SWEEP": "0.5"}
 
 
 class BotWorker:
     def __init__(self, server, log_path):
         self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "bot_worker"], cwd=ROOT,
+            [sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
             env={**server.env, **WORKER_ENV}, stdout=open(log_path, "ab"),
             stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         self.name = None

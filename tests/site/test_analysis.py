@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from analysis import estimates, jobs, services
-from bots import jobs as bot_jobs
+from jobs import runner as job_runner
 from analysis.models import Analysis, Estimate, Hint, Job
 from play import services as play_services
 from tests.blundered import blundered_game
@@ -156,7 +156,7 @@ def test_an_analysis_runs_in_slices_each_a_job(client, alice, hadron, settings,
     client.force_login(alice)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         assert ask(client, hadron).status_code == 202
-    slices = [callback for callback in callbacks if callback.__module__ == "bots.jobs"]
+    slices = [callback for callback in callbacks if callback.__module__ == "jobs.runner"]
     assert len(slices) == hadron.ply_count + 1
     answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
     assert answer["status"] == "done"
@@ -182,7 +182,7 @@ def test_a_failed_job_may_be_asked_for_again(client, alice, bob, hadron, queued)
 
 def test_a_job_lost_with_its_worker_is_taken_up_by_the_sweep(client, alice, hadron, queued,
                                                              django_capture_on_commit_callbacks):
-    """Nobody asks again: the workers' sweep (bots.jobs.sweep, eager in these tests: it runs
+    """Nobody asks again: the workers' sweep (jobs.runner.sweep, eager in these tests: it runs
     the job in line) queues what is still pending, and the job goes on where it stopped."""
     client.force_login(alice)
     ask(client, hadron)
@@ -193,7 +193,7 @@ def test_a_job_lost_with_its_worker_is_taken_up_by_the_sweep(client, alice, hadr
         assert ask(client, hadron).status_code == 200   # running: nothing new
     assert callbacks == []
     with django_capture_on_commit_callbacks(execute=True):   # and the slices after it
-        bot_jobs.sweep()
+        job_runner.sweep()
     answer = client.get(f"/game/{hadron.pk}/analysis.json").json()
     assert answer["status"] == "done"
     assert len(answer["positions"]) == hadron.ply_count + 1

@@ -1,5 +1,5 @@
 """Computer players on the site, through Django's test client and the services, with jobs run
-in line (BOT_JOBS=eager, pyproject.toml): the "Play the computer" form, the computer's moves
+in line (JOBS_MODE=eager, pyproject.toml): the "Play the computer" form, the computer's moves
 through the same door as a person's, stale answers, the sweep, names that mark computers, the
 exhibition kept out of the archive, and the job API itself."""
 import random
@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from bots import accounts, jobs, moves
+from bots import accounts, moves
 from bots import services as bot_services
 from games.bots import LEVELS
+from jobs import runner as jobs
 from play import services
 from play.clock import TimeControl
 from play.models import Action, Game

@@ -2,7 +2,7 @@
 26): a cap on active games against the computer, the computer's clock charged only for the time
 a worker thought (never the time its job waited in the queue), the workers serving each
 player's jobs in turn, the sweep that retries lost jobs reaching every game, however many there
-are, and the pool's workers started with the server. Jobs run in line (BOT_JOBS=eager) except
+are, and the pool's workers started with the server. Jobs run in line (JOBS_MODE=eager) except
 where a test starts the pool itself."""
 import asyncio
 import time
@@ -12,8 +12,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots import accounts, jobs, moves, pool
+from bots import accounts, moves
 from bots import services as bot_services
+from jobs import pool
+from jobs import runner as jobs
 from play import lapses, services
 from play.clock import TimeControl
 from play.models import Game
@@ -152,7 +154,7 @@ class Executor:
 
 @pytest.fixture
 def fake_pool(settings, monkeypatch):
-    settings.BOT_WORKERS = 2
+    settings.JOBS_WORKERS = 2
     executor = Executor()
     monkeypatch.setattr(pool, "_new_executor", lambda: executor)
     loop = asyncio.new_event_loop()
@@ -196,8 +198,8 @@ def test_a_failed_job_frees_its_worker_for_the_next(fake_pool):
 # -- workers started with the server ----------------------------------------------------------
 
 def test_the_pools_workers_start_with_the_server_not_on_the_first_job(settings):
-    settings.BOT_WORKERS = 2
-    settings.BOT_WORKERS_AT_START = True
+    settings.JOBS_WORKERS = 2
+    settings.JOBS_WORKERS_AT_START = True
     loop = asyncio.new_event_loop()
     pool.start(loop)
     try:

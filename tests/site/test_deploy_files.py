@@ -99,14 +99,14 @@ def unit(name):
 def test_the_systemd_units_start_what_the_readme_starts():
     web, worker = unit("tessera@.service"), unit("tessera-worker@.service")
     assert "daphne -b 127.0.0.1 -p %i tessera.asgi:application" in web["Service"]["ExecStart"]
-    assert worker["Service"]["ExecStart"].endswith("python manage.py bot_worker")
+    assert worker["Service"]["ExecStart"].endswith("python manage.py jobs_worker")
     for service in (web, worker):
         assert service["Service"]["EnvironmentFile"] == "/etc/tessera/tessera.env"
         assert service["Service"]["Environment"].startswith("PYTHONPATH=")
         assert service["Service"]["KillSignal"] == "SIGTERM"
         assert service["Install"]["WantedBy"] == "multi-user.target"
     readme = (ROOT / "README.md").read_text()
-    assert "tessera.asgi:application" in readme and "manage.py bot_worker" in readme
+    assert "tessera.asgi:application" in readme and "manage.py jobs_worker" in readme
 
 
 def test_the_environment_example_names_only_settings_that_exist():

@@ -20,8 +20,9 @@ FLOORS = [
     # the drawing of boards, the pages' script modules: no app below them.
     ("live", "boards", "frontend"),
     # Who people are and how strong: accounts (and whether one is a computer), ratings; the
-    # rules pages.
-    ("accounts", "ratings", "rules"),
+    # rules pages; the job runner, work outside the event loop (its worker processes and
+    # queue: the computer players and analysis submit to it, it knows none of them).
+    ("accounts", "ratings", "rules", "jobs"),
     # The game core: start, move, end, clocks, presence, the game socket and page.
     ("play",),
     # Around a game: its chat, the lobby that starts games.

@@ -144,7 +144,8 @@ def test_a_played_premove_costs_two_statements(alice, bob):
 def test_premove_against_the_computer_played_on_its_answer(alice, django_capture_on_commit_callbacks):
     """The computer's answer comes through services.play like anyone's: the person's premove
     follows it at once, and the computer is asked once for its next turn."""
-    from bots import accounts, jobs
+    from bots import accounts
+    from jobs import runner as jobs
 
     computer = accounts.bot_for(1)
     game = start(alice, computer, "hadron", {"size": 5}, TimeControl.realtime(5, 0))

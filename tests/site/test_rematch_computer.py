@@ -23,7 +23,7 @@ def test_a_rematch_offered_to_the_computer_starts_at_once(alice, sent):
     assert game.rematch_offer is None
     assert [m["type"] for group, m in news if group == f"game-{game.pk}"
             and m["type"].startswith("rematch")] == ["rematch_started"]
-    # The computer moves first in the rematch, and did (its job ran in line, BOT_JOBS=eager).
+    # The computer moves first in the rematch, and did (its job ran in line, JOBS_MODE=eager).
     assert services.load(rematch.pk).ply_count == 1
     assert offer_rematch(game.pk, alice)[0]["id"] == rematch.pk
 

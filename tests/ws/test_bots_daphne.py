@@ -1,5 +1,5 @@
 """Playing the computer on a real Daphne server in the embedded default: SQLite, the in-memory
-channel layer and the server's own pool of worker processes (BOT_JOBS=pool), nothing else
+channel layer and the server's own pool of worker processes (JOBS_MODE=pool), nothing else
 started. A person posts the "Play the computer" form and plays every game to the end over the
 game socket; a spectator sees every move."""
 import asyncio
@@ -26,8 +26,8 @@ PASSWORD = "bots-daphne-pass-7310"
 
 @pytest.fixture(scope="module")
 def pool_server(site_servers):
-    # The pool whatever the run's REDIS_URL: with it, jobs would wait for a bot_worker.
-    return site_servers(BOT_JOBS="pool", BOT_SWEEP="1")
+    # The pool whatever the run's REDIS_URL: with it, jobs would wait for a jobs_worker.
+    return site_servers(JOBS_MODE="pool", JOBS_SWEEP="1")
 
 
 @pytest.mark.parametrize("game", sorted(SMALLEST))
@@ -59,8 +59,8 @@ def test_the_readme_server_keeps_an_exhibition_going_on_watch(unused_port):
              for s in manage_steps(readme_start_command())]
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items()
-               if k not in {"SECRET_KEY", "REDIS_URL", "BOT_JOBS"}}
-        env.update(DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3", BOT_SWEEP="1",
+               if k not in {"SECRET_KEY", "REDIS_URL", "BOT_JOBS", "JOBS_MODE"}}
+        env.update(DATABASE_URL=f"sqlite:///{tmp}/db.sqlite3", JOBS_SWEEP="1",
                    PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]))
         server = subprocess.Popen(["bash", "-c", " && ".join(steps)], cwd=ROOT, env=env,
                                   start_new_session=True, stdout=subprocess.PIPE,

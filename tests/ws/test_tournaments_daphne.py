@@ -142,8 +142,8 @@ def test_four_people_play_an_arena_to_the_end_over_the_sockets(site_servers):
 
 def test_two_people_and_the_computers_play_an_arena_to_the_end(site_servers):
     # The server's own pool of workers runs the computers' moves, whatever the run's Redis.
-    server = site_servers(TOURNAMENT_TICK="0.5", TOURNAMENT_COMPUTERS="1", BOT_JOBS="pool",
-                          BOT_SWEEP="1")
+    server = site_servers(TOURNAMENT_TICK="0.5", TOURNAMENT_COMPUTERS="1", JOBS_MODE="pool",
+                          JOBS_SWEEP="1")
     names = ["duo-ana", "duo-ben"]
     sessions, event_path, event_id = join_event(server, names, arena_form(name="Duo arena"))
 

@@ -1,4 +1,4 @@
-"""Jobs over Redis, at scale: servers push jobs on a list, `manage.py bot_worker` processes pop
+"""Jobs over Redis, at scale: servers push jobs on a list, `manage.py jobs_worker` processes pop
 them, run them and their `then`, whose news goes out through the Redis channel layer.
 
 Keys (under REDIS_PREFIX, like the channel layer's):
@@ -13,12 +13,12 @@ Keys (under REDIS_PREFIX, like the channel layer's):
   take from the ring; a token with no job left costs an empty take
 * `<prefix>:jobs:queue`   the single list of earlier versions, still drained
 * `<prefix>:jobs:lease:<identity>`   the job is live: set (NX) when it is queued, for
-  BOT_QUEUED_LEASE seconds; once a worker holds it, for BOT_LEASE seconds, renewed every
+  JOBS_QUEUED_LEASE seconds; once a worker holds it, for JOBS_LEASE seconds, renewed every
   third of that while it runs; deleted when it is done.
 
 A submission whose lease exists is dropped: the job is queued or running. A worker killed
-mid-job stops renewing, its lease expires within BOT_LEASE seconds, and the next sweep
-(bots.jobs.sweep: every server and worker) queues the job again. A job that waited in the
+mid-job stops renewing, its lease expires within JOBS_LEASE seconds, and the next sweep
+(jobs.runner.sweep: every server and worker) queues the job again. A job that waited in the
 list longer than its lease may run twice; `then` is idempotent against that (a computer's move
 is applied only at the ply it was asked about).
 """
@@ -32,7 +32,7 @@ import time
 import redis
 from django.conf import settings
 
-from bots import jobs
+from jobs import runner as jobs
 from live.outbox import Outbox
 
 logger = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def enqueue(kind, payload):
     """Queue the job in its owner's line unless it is live (its lease exists)."""
     r = client()
     identity = kind.identity(payload)
-    if r.set(lease_key(identity), "queued", nx=True, ex=int(settings.BOT_QUEUED_LEASE)):
+    if r.set(lease_key(identity), "queued", nx=True, ex=int(settings.JOBS_QUEUED_LEASE)):
         owner = kind.owner_of(payload)
         script(PUSH)(keys=[ring_key(), line_prefix() + owner, wake_key()],
                      args=[owner, json.dumps({"kind": kind.name, "payload": payload})])
@@ -143,7 +143,7 @@ def leased(identity):
 
 
 class Worker:
-    """One `bot_worker` process: jobs one at a time, and the sweep every BOT_SWEEP seconds."""
+    """One `jobs_worker` process: jobs one at a time, and the sweep every JOBS_SWEEP seconds."""
 
     def __init__(self, name):
         self.name = name
@@ -161,7 +161,7 @@ class Worker:
         while not self.stopping.is_set():
             if time.monotonic() >= next_sweep:
                 self.sweep()
-                next_sweep = time.monotonic() + settings.BOT_SWEEP
+                next_sweep = time.monotonic() + settings.JOBS_SWEEP
             raw = take()
             if raw is None:
                 # Nothing waits: sleep until a job is queued (its token), at most a second.
@@ -177,7 +177,7 @@ class Worker:
         try:
             jobs.sweep()
         except Exception:
-            logger.exception("the bot worker's sweep failed")
+            logger.exception("the jobs worker's sweep failed")
 
     def handle(self, raw):
         try:
@@ -190,7 +190,7 @@ class Worker:
         identity = kind.identity(payload)
         lease = lease_key(identity)
         r = client()
-        r.set(lease, self.name, px=int(settings.BOT_LEASE * 1000))
+        r.set(lease, self.name, px=int(settings.JOBS_LEASE * 1000))
         done = threading.Event()
         renewer = threading.Thread(target=self._renew, args=(lease, done), daemon=True)
         renewer.start()
@@ -211,8 +211,8 @@ class Worker:
                 connection.close_if_unusable_or_obsolete()
 
     def _renew(self, lease, done):
-        while not done.wait(settings.BOT_LEASE / 3):
+        while not done.wait(settings.JOBS_LEASE / 3):
             try:
-                client().set(lease, self.name, px=int(settings.BOT_LEASE * 1000))
+                client().set(lease, self.name, px=int(settings.JOBS_LEASE * 1000))
             except redis.RedisError:
                 logger.warning("could not renew the lease %s", lease)

@@ -1,5 +1,5 @@
-"""What runs inside a worker process: a pool worker of the embedded default (bots.pool) or a
-`manage.py bot_worker` process (bots.queue). Both think at the lowest CPU priority the system
+"""What runs inside a worker process: a pool worker of the embedded default (jobs.pool) or a
+`manage.py jobs_worker` process (jobs.broker). Both think at the lowest CPU priority the system
 grants, so that a busy worker never takes the CPU from a server's event loop."""
 import logging
 import os
@@ -9,9 +9,10 @@ logger = logging.getLogger(__name__)
 
 def lower_priority():
     """SCHED_IDLE where Linux offers it (the process runs only on CPU time nobody else wants),
-    else the highest niceness; and the CPUs of BOT_CPUS (e.g. "1" or "2,3"), if set, so that
-    an operator can keep the thinking off the servers' cores."""
-    cpus = os.environ.get("BOT_CPUS", "").strip()
+    else the highest niceness; and the CPUs of JOBS_CPUS (alias BOT_CPUS; e.g. "1" or "2,3"),
+    if set, so that an operator can keep the thinking off the servers' cores. Read from the
+    environment: a pool worker lowers itself before Django is set up."""
+    cpus = (os.environ.get("JOBS_CPUS", "").strip() or os.environ.get("BOT_CPUS", "").strip())
     if cpus:
         try:
             os.sched_setaffinity(0, {int(cpu) for cpu in cpus.split(",")})
@@ -39,19 +40,19 @@ def start_in_pool():
     import django
 
     django.setup()
-    from bots import jobs
+    from jobs import runner
 
-    jobs.discover()
+    runner.discover()
 
 
 def perform(kind_name, payload):
     """Run one job here; its result goes back to whoever concludes it."""
     from django.db import connections
 
-    from bots import jobs
+    from jobs import runner
 
     try:
-        return jobs.perform(kind_name, payload)
+        return runner.perform(kind_name, payload)
     finally:
         # A worker lives long: a connection that broke or aged is dropped, as after a request.
         for connection in connections.all(initialized_only=True):

@@ -1,18 +1,18 @@
 """The embedded default's workers: a few spawned processes at the lowest CPU priority, owned by
-the serving process (BOT_WORKERS, 2 by default).
+the serving process (JOBS_WORKERS, 2 by default).
 
-A worker only runs the job's function (bots.worker.perform: for a computer player, position
+A worker only runs the job's function (jobs.worker.perform: for a computer player, position
 in, action out). Its result comes back to the server process, whose event loop runs the
 kind's `then` on a database thread with an outbox, in the kind's lane: a computer's move is
 stored and broadcast exactly like a person's (play.services, play.broadcast), and the
 in-memory channel layer, which does not cross processes, is never asked to.
 
-Fair share: the executor is given at most BOT_WORKERS jobs at a time (each worker one); the
+Fair share: the executor is given at most JOBS_WORKERS jobs at a time (each worker one); the
 others wait in a jobs.FairQueue, which serves their owners in turn, those with fewer jobs
 running first (one account's three games and its analyses cannot starve another's first move:
 it takes the next free worker). A job that ends lets the next one in.
 
-Started with the server (BOT_WORKERS_AT_START, on by default): the workers are spawned when
+Started with the server (JOBS_WORKERS_AT_START, on by default): the workers are spawned when
 the process starts serving, so the first job does not wait for a fresh interpreter and
 Django's set-up (concurrent.futures spawns them one per job otherwise).
 
@@ -33,7 +33,8 @@ from concurrent.futures.process import BrokenProcessPool
 
 from django.conf import settings
 
-from bots import jobs, worker
+from jobs import runner as jobs
+from jobs import worker
 
 logger = logging.getLogger(__name__)
 
@@ -84,14 +85,14 @@ def working():
 
 
 def _new_executor():
-    executor = ProcessPoolExecutor(max_workers=settings.BOT_WORKERS,
+    executor = ProcessPoolExecutor(max_workers=settings.JOBS_WORKERS,
                                    mp_context=multiprocessing.get_context("spawn"),
                                    initializer=worker.start_in_pool)
-    if settings.BOT_WORKERS_AT_START:
+    if settings.JOBS_WORKERS_AT_START:
         # One no-op each: with the spawn context, concurrent.futures starts a worker per job
-        # submitted while the others are busy, so BOT_WORKERS of them start all the workers,
+        # submitted while the others are busy, so JOBS_WORKERS of them start all the workers,
         # which set Django up now rather than on a player's first move.
-        for _ in range(settings.BOT_WORKERS):
+        for _ in range(settings.JOBS_WORKERS):
             executor.submit(worker.ready)
     return executor
 
@@ -116,7 +117,7 @@ def _feed():
     Returns what was given, to be watched once the lock is released."""
     given = []
     executor = _state["executor"]
-    while executor is not None and len(_state["running"]) < settings.BOT_WORKERS:
+    while executor is not None and len(_state["running"]) < settings.JOBS_WORKERS:
         found = _state["waiting"].pop(Counter(_state["running"].values()))
         if found is None:
             break

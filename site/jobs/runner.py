@@ -1,7 +1,7 @@
 """Work that runs in worker processes: never on the server's event loop, never in a request
 thread. The computer players' thinking is one kind of job; analysis is another.
 
-    from bots.jobs import job, submit
+    from jobs.runner import job, submit
 
     @job("analysis")                      # registers the kind when its module is imported
     def analyse(payload: dict) -> None:   # runs in a worker process, Django set up, database
@@ -19,13 +19,13 @@ runs where the channel layer reaches: in the server process (on a database threa
 outbox, in `lane(payload)` when given: e.g. a game's lane for a move), or in the Redis
 worker itself (its news goes through Redis).
 
-Where jobs run (settings.BOT_JOBS):
+Where jobs run (settings.JOBS_MODE, alias BOT_JOBS):
 
 * "pool" (default without REDIS_URL): a few spawned worker processes at the lowest CPU
-  priority, owned by the serving process (bots.pool). A process that does not serve (a
+  priority, owned by the serving process (jobs.pool). A process that does not serve (a
   management command) has no pool: what it submits is left to the kinds' sweeps.
-* "redis" (default with REDIS_URL): a Redis list; `manage.py bot_worker` processes take jobs
-  from it, run them and their `then` (bots.queue).
+* "redis" (default with REDIS_URL): a Redis list; `manage.py jobs_worker` processes take jobs
+  from it, run them and their `then` (jobs.broker).
 * "eager": at once, in the submitting process (site tests: `then` runs in line).
 
 Fair share: a kind may declare `owner(payload)`, whose job it is (a computer's move: the
@@ -34,8 +34,8 @@ the order they came: one account's games, analyses and hints cannot starve anoth
 move (the pool keeps a FairQueue, Redis one list per owner and a ring of owners).
 
 Healing: a kind may declare `pending()`, the payloads that should be in work now (e.g. the
-games where a computer is to move). They are resubmitted every BOT_SWEEP seconds: in pool
-mode by every serving process (on a thread of its own), with Redis by every bot_worker; a job already queued or running is not queued twice (its `key`
+games where a computer is to move). They are resubmitted every JOBS_SWEEP seconds: in pool
+mode by every serving process (on a thread of its own), with Redis by every jobs_worker; a job already queued or running is not queued twice (its `key`
 names it: while the pool runs it, while Redis holds its lease). So a job lost with a killed
 worker runs again, and `then` must be idempotent against a stale result: the bots' `then`
 applies a move only if the game is still at the ply it was asked about.
@@ -74,7 +74,7 @@ class Kind:
 
     def owner_of(self, payload):
         """Whose job it is: the workers serve the owners with jobs waiting in turn, a job each
-        (bots.pool, bots.queue). A kind without `owner` is one owner: all its jobs together
+        (jobs.pool, jobs.broker). A kind without `owner` is one owner: all its jobs together
         get one turn."""
         if self.owner is not None:
             return str(self.owner(payload))
@@ -84,7 +84,7 @@ class Kind:
 class FairQueue:
     """Jobs waiting for a worker, one line per owner; `pop` serves the owners in turn, so one
     account's many games cannot hold back another's first move (the embedded pool's queue;
-    bots.queue keeps the same order in Redis)."""
+    jobs.broker keeps the same order in Redis)."""
 
     def __init__(self):
         self.lines = {}  # owner -> deque, in the order the owners are served (dicts keep it)
@@ -153,9 +153,9 @@ def kinds():
 
 
 def mode():
-    chosen = settings.BOT_JOBS
+    chosen = settings.JOBS_MODE
     if chosen not in MODES:
-        raise ValueError(f"BOT_JOBS is one of {', '.join(MODES)}, not {chosen!r}")
+        raise ValueError(f"JOBS_MODE is one of {', '.join(MODES)}, not {chosen!r}")
     return chosen
 
 
@@ -174,11 +174,11 @@ def enqueue(kind, payload):
         if chosen == "eager":
             run_here(kind, payload)
         elif chosen == "pool":
-            from bots import pool
+            from jobs import pool
 
             pool.enqueue(kind, payload)
         else:
-            from bots import queue
+            from jobs import broker as queue
 
             queue.enqueue(kind, payload)
     except Exception:
@@ -193,11 +193,11 @@ def in_work(kind_name, key):
     identity = f"{kind_name}:{key}"
     chosen = mode()
     if chosen == "pool":
-        from bots import pool
+        from jobs import pool
 
         return identity in pool.working()
     if chosen == "redis":
-        from bots import queue
+        from jobs import broker as queue
 
         return queue.leased(identity)
     return False
@@ -224,7 +224,7 @@ def run_here(kind, payload):
 
 def sweep(now=None):
     """Resubmit what every kind says should be in work (jobs already queued or running are not
-    queued twice). Runs in every serving process and every bot_worker."""
+    queued twice). Runs in every serving process and every jobs_worker."""
     for found in kinds():
         if found.pending is None:
             continue
