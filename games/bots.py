@@ -161,8 +161,11 @@ class MctsPlayer(Player):
         self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
                            clock=self.clock, solver=self.solver,
                            tree=self.tree if self.reuse else None)
-        if self.reuse and self.last.tree is not None:
-            self.tree = self.last.tree
+        if self.reuse:
+            if self.last.tree is not None:
+                self.tree = self.last.tree
+        else:   # nothing keeps the tree: it is freed now, as before the tree was kept
+            self.last.tree = None
         return self.last.action
 
 
