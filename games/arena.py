@@ -1,17 +1,24 @@
-"""Bot against bot, at each game's default board: how much each level gains.
+"""Bot against bot, on every board a game offers: how much each level gains.
 
-    python -m games.arena [--games 40] [--random-games 100] [--top 4] [--seed 1]
-                          [--jobs 1] [--results FILE] [--pair mcts3:mcts3-uct] [game ...]
+    python -m games.arena [--games 40] [--random-games 100] [--top 5] [--levels 2,3,4]
+                          [--boards ends|default|all] [--size 7] [--simulations N] [--seed 1]
+                          [--jobs 1] [--results FILE] [--pair mcts4:mcts4-old] [game ...]
 
-For each game: every level from 2 to --top against the level below, then the top level
-against the random player (--random-games games) and against the greedy one; --games games
-per pairing otherwise, the two players taking the first seat in turn (Tripen is played with
-its pie rule: any player may swap).  A row gives the first-named player's score (a win 1, a
+For each game and board: every level of --levels (default 2 to --top) against the level
+below, then the top level against the random player (--random-games games) and against the
+greedy one; --games games per pairing otherwise, the two players taking the first seat in turn
+(Tripen is played with its pie rule: any player may swap).  The boards are, per board shape,
+the smallest size, the default and the largest (--boards ends), only the default, or every
+size (--boards all); --size N plays only the sizes named (of every shape that has them).  --simulations N gives every search
+the same budget of N simulations a move in place of its level's (the level's time cap still
+stands), for a comparison at equal budget that a shared machine can afford; the table then
+measures the search, not the levels as the site plays them.  A row gives the first-named player's score (a win 1, a
 draw 1/2) as a rate with its 95% Wilson interval.  Then the top level's thinking per action:
 CPU seconds of the process that played it (mean, max), the wall-clock maximum, and how many
 of its searches the level's time cap cut short (a cut search is weaker than its level and no
 longer repeatable).  --pair A:B plays only that pairing (players: random, greedy,
-mcts1..mcts4, mcts3-uct for a level without RAVE).
+mcts1..mcts5; a level's name with -uct: without RAVE; -old: the search before the
+MCTS-solver and the kept tree, commit a6a705f; -solver or -reuse: with only that one).
 
 The full table takes hours: --jobs N plays games in N processes, and --results FILE keeps one
 JSON line per finished game, so a rerun with the same file skips the games it holds and only
@@ -68,16 +75,46 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def task_key(task: dict) -> tuple:
-    """What identifies one game of the arena, in a task and in its recorded result."""
-    return (task["game"], task["a"], task["b"], task["seed"], task["index"])
+    """What identifies one game of the arena, in a task and in its recorded result (a record
+    without a board or a budget is of the default board at the levels' own budgets)."""
+    options = task.get("options") or get(task["game"]).normalize_options()
+    return (task["game"], options_text(options), task["a"], task["b"], task["seed"],
+            task["index"], task.get("simulations"))
+
+
+def boards(game, which: str = "ends", sizes=None) -> list[dict]:
+    """The boards to play `game` on: per board shape, its smallest size, the default and its
+    largest ("ends"), only the default board ("default"), or every size ("all"); given
+    `sizes`, the boards of those sizes only, whichever `which`."""
+    default = game.normalize_options()
+    if sizes:
+        which = "all"
+    if which == "default":
+        found = [default]
+    else:
+        choices = game.option_choices()
+        found = []
+        for shape in choices.get("board", [None]):
+            fits = []
+            for size in choices["size"]:
+                try:
+                    fits.append(game.normalize_options(
+                        size=size, **({} if shape is None else {"board": shape})))
+                except ValueError:   # a size this shape does not take
+                    continue
+            if which == "ends":
+                fits = [o for k, o in enumerate(fits) if k in (0, len(fits) - 1) or o == default]
+            found += fits
+    return [o for o in found if not sizes or o["size"] in sizes]
 
 
 def run_task(task: dict) -> dict:
     """Play one game of a pairing (in a worker process with --jobs) and return its record:
     the task, the first-named player's score, and that player's thinking figures."""
     a, b, seed, i = task["a"], task["b"], task["seed"], task["index"]
-    players = [player(a, seed * 1000 + 2 * i), player(b, seed * 1000 + 2 * i + 1)]
-    score, times = play_game(get(task["game"]), players, first=i % 2)
+    budget = task.get("simulations")
+    players = [player(a, seed * 1000 + 2 * i, budget), player(b, seed * 1000 + 2 * i + 1, budget)]
+    score, times = play_game(get(task["game"]), players, first=i % 2, options=task.get("options"))
     mine = times[0]
     return {**task, "score": score,
             "cpu": [round(cpu, 4) for cpu, _, _ in mine],
@@ -101,12 +138,13 @@ def load_results(path: str | None) -> dict[tuple, dict]:
     return done
 
 
-def pairings(top: int, n: int, random_games: int, pairs) -> list[tuple[str, str, int]]:
-    """(first player, second player, games) for one game's table."""
+def pairings(top: int, n: int, random_games: int, pairs,
+             levels=None) -> list[tuple[str, str, int]]:
+    """(first player, second player, games) for one board's table."""
     if pairs:
         return [(a, b, n) for a, b in pairs]
     best = f"mcts{top}"
-    rows = [(f"mcts{lv}", f"mcts{lv - 1}", n) for lv in range(2, top + 1)]
+    rows = [(f"mcts{lv}", f"mcts{lv - 1}", n) for lv in levels or range(2, top + 1)]
     return rows + [(best, "random", random_games), (best, "greedy", n)]
 
 
@@ -118,6 +156,14 @@ def main(argv=None) -> int:
                         help="games of the top level against random")
     parser.add_argument("--top", type=int, default=TOP_LEVEL, choices=sorted(LEVELS),
                         help="top level")
+    parser.add_argument("--levels", type=_levels, metavar="2,3,4",
+                        help="the levels played against the level below (default: 2..--top)")
+    parser.add_argument("--boards", choices=("ends", "default", "all"), default="ends",
+                        help="per board shape: smallest, default and largest size; the "
+                             "default board only; every size")
+    parser.add_argument("--size", type=int, action="append", help="only these sizes")
+    parser.add_argument("--simulations", type=int, metavar="N",
+                        help="every search's budget per move, in place of its level's")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games")
     parser.add_argument("--results", metavar="FILE",
@@ -133,20 +179,27 @@ def main(argv=None) -> int:
     for a, b in pairs:
         player(a), player(b)   # and so does a bad player
 
-    tables = []   # (game name, [(a, b, tasks)])
+    tables = []   # (game name, board, [(a, b, tasks)])
     for name in args.games or names():
-        rows = []
-        for k, (a, b, n) in enumerate(pairings(args.top, args.n, args.random_games, pairs)):
-            tasks = [{"game": name, "a": a, "b": b, "seed": args.seed + k, "index": i}
-                     for i in range(n)]
-            rows.append((a, b, tasks))
-        tables.append((name, rows))
+        for options in boards(get(name), args.boards, args.size):
+            rows = []
+            for k, (a, b, n) in enumerate(pairings(args.top, args.n, args.random_games, pairs,
+                                                   args.levels)):
+                tasks = [{"game": name, "options": options, "a": a, "b": b,
+                          "seed": args.seed + k, "index": i} for i in range(n)]
+                if args.simulations:
+                    for task in tasks:
+                        task["simulations"] = args.simulations
+                rows.append((a, b, tasks))
+            tables.append((name, options, rows))
     done = load_results(args.results)
-    todo = [t for _, rows in tables for _, _, tasks in rows for t in tasks
+    todo = [t for _, _, rows in tables for _, _, tasks in rows for t in tasks
             if task_key(t) not in done and not args.report]
     levels = "; ".join(f"{lv} {level.name}: {level.simulations} simulations, cap "
                        f"{level.cap:g} CPU s" for lv, level in LEVELS.items())
     print(f"levels: {levels}")
+    if args.simulations:
+        print(f"every search: {args.simulations} simulations a move (the levels' caps stand)")
     print(f"seats alternating, seed {args.seed}; {len(done)} games recorded, {len(todo)} to play "
           f"in {args.jobs} process{'es' if args.jobs > 1 else ''}", flush=True)
     out = _open_results(args.results) if args.results and todo else None
@@ -163,6 +216,13 @@ def main(argv=None) -> int:
             out.close()
     _print_tables(tables, done, pairs)
     return 0
+
+
+def _levels(text: str) -> list[int]:
+    levels = [int(part) for part in text.split(",")]
+    if any(level - 1 not in LEVELS or level not in LEVELS for level in levels):
+        raise argparse.ArgumentTypeError(f"levels from 2 to {TOP_LEVEL}, not {text}")
+    return levels
 
 
 def _open_results(path: str):
@@ -186,12 +246,12 @@ def _keep(record: dict, done: dict, out) -> None:
 
 
 def _print_tables(tables, done: dict, pairs) -> None:
-    header = (f"{'game':<10} {'board':<20} {'pairing':<18} {'games':>5} {'score':>6} "
+    header = (f"{'game':<10} {'board':<20} {'pairing':<20} {'games':>5} {'score':>6} "
               f"{'draws':>5} {'rate':>5}  95% CI")
     print(header)
     print("-" * (len(header) + 8))
-    for name, rows in tables:
-        board = options_text(get(name).normalize_options())
+    for name, options, rows in tables:
+        board = options_text(options)
         top = rows[0][0] if pairs else rows[-1][0]
         cpu, wall_max, cut = [], 0.0, 0
         for a, b, tasks in rows:
@@ -202,7 +262,7 @@ def _print_tables(tables, done: dict, pairs) -> None:
             score = sum(r["score"] for r in records)
             draws = sum(r["score"] == 0.5 for r in records)
             low, high = wilson(score, n)
-            print(f"{name:<10} {board:<20} {a + ' vs ' + b:<18} {n:>5} {score:>6g} {draws:>5} "
+            print(f"{name:<10} {board:<20} {a + ' vs ' + b:<20} {n:>5} {score:>6g} {draws:>5} "
                   f"{score / n:>5.2f}  [{low:.2f}, {high:.2f}]")
             if a == top:
                 for r in records:

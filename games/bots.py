@@ -34,17 +34,28 @@ class Level(NamedTuple):
     cap: float
     name: str = ""
     description: str = ""
+    # The search's MCTS-solver and the tree kept between the player's moves (games.mcts).
+    solver: bool = False
+    reuse: bool = False
+    # Whether the level only fits a game without a realtime clock (its cap is too long).
+    untimed_only: bool = False
 
 
-# Each level searches ten times more than the one below; the top level's cap keeps it under
-# 2 s of CPU a move on the default boards (docs/design.md has the arena's figures).
+# Each level searches ten times more than the one below; the Strong level's cap keeps it under
+# 2 s of CPU a move on the default boards (docs/measurements.md has the arena's figures).
+# Master thinks up to 5 s a move, so it is offered only where no clock runs.
 LEVELS = {
     1: Level(10, 1.0, "Beginner", "Takes a win in one move; otherwise barely looks ahead."),
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
-    4: Level(10000, 1.6, "Strong", "The strongest search, up to about two seconds a move."),
+    4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
+             solver=True, reuse=True),
+    5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
+             "and correspondence games only.", solver=True, reuse=True, untimed_only=True),
 }
 TOP_LEVEL = max(LEVELS)
+# The strongest level that fits a realtime clock.
+CLOCK_TOP_LEVEL = max(level for level, spec in LEVELS.items() if not spec.untimed_only)
 
 
 def level_name(level: int) -> str:
@@ -125,37 +136,60 @@ def loses_at_once(state, action: str) -> bool:
 
 
 class MctsPlayer(Player):
-    """Monte Carlo tree search (UCT with RAVE) at a level of LEVELS."""
+    """Monte Carlo tree search (UCT with RAVE) at a level of LEVELS.  `solver` and `reuse`
+    default to the level's; `simulations` replaces the level's budget (the arena's equal
+    budgets).  A player that reuses keeps its last search's tree for its next move."""
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
-                 rave: float = 500.0, clock=process_time):
+                 rave: float = 500.0, clock=process_time, solver: bool | None = None,
+                 reuse: bool | None = None, simulations: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
+        spec = LEVELS[level]
         self.level, self.rave = level, rave
-        self.playouts, default_cap = LEVELS[level][:2]
-        self.time_limit = default_cap if time_limit is None else time_limit
+        self.playouts = spec.simulations if simulations is None else simulations
+        self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
+        self.solver = spec.solver if solver is None else solver
+        self.reuse = spec.reuse if reuse is None else reuse
+        self.tree = None
         self.name = f"mcts{level}" + ("" if rave else "-uct")
 
     def choose(self, state) -> str:
         _check(state)
         self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
-                           clock=self.clock)
+                           clock=self.clock, solver=self.solver,
+                           tree=self.tree if self.reuse else None)
+        if self.reuse:
+            if self.last.tree is not None:
+                self.tree = self.last.tree
+        else:   # nothing keeps the tree: it is freed now, as before the tree was kept
+            self.last.tree = None
         return self.last.action
 
 
-def player(spec: str, seed: int | None = None) -> Player:
-    """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE)."""
+# The variants a player's name may add to a level, for the arena: without RAVE; as the search
+# was before the solver and the kept tree (commit a6a705f: what the new top level is measured
+# against); with only one of the two.
+VARIANTS = {"": {}, "uct": {"rave": 0.0}, "old": {"solver": False, "reuse": False},
+            "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True}}
+
+
+def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
+    """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE),
+    'mcts4-old' (without the solver and the kept tree), 'mcts4-solver', 'mcts4-reuse' (one
+    of them).  `simulations` replaces a search's budget (the arena's equal budgets)."""
     if spec == "random":
         return RandomPlayer(seed)
     if spec == "greedy":
         return GreedyPlayer(seed)
     if spec.startswith("mcts"):
         level, _, variant = spec[4:].partition("-")
-        if level.isdigit() and variant in ("", "uct"):
-            return MctsPlayer(int(level), seed, rave=0.0 if variant else 500.0)
-    raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, mcts3-uct")
+        if level.isdigit() and variant in VARIANTS:
+            return MctsPlayer(int(level), seed, simulations=simulations, **VARIANTS[variant])
+    raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
+                     f"with -uct, -old, -solver or -reuse")
 
 
 def _check(state) -> None:

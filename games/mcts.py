@@ -33,6 +33,22 @@ a caller that must answer within a wall-clock time (the site, on a realtime cloc
 root action cannot be overtaken within what is left of the budget ("settled"): the answer is
 the same, only sooner.  Nodes hold no reference to their parent, so a finished tree is freed
 as soon as it is dropped, without waiting for the cycle collector.
+
+Two things the top levels add, each a switch of `search` so that the player before them can
+still be measured against them (games.arena's `-old` players):
+
+* `solver`: an MCTS-solver (Winands, Björnsson and Saito 2008).  A node whose game is over with
+  a winner is *proven* for that seat; a node is proven for its seat to move as soon as one
+  child is, and for the other seat once every action has been tried and every child is proven
+  for that seat.  A simulation that reaches a proven node scores it without a playout,
+  selection never enters a child proven lost for the chooser, and the answer is a proven win
+  if the root has one and never a proven loss while something else is left.  A draw is never
+  proven, so a proof is only ever of a win.
+* `tree`: the tree kept from the player's last search (`Result.tree`).  When the position
+  searched now follows from its root by actions the tree holds (the usual case: the opponent
+  answered with a reply the search had looked at), that node becomes the root and its visits,
+  values and proofs count for the new search; the budget is then the simulations added.  A
+  position the tree does not hold is searched afresh, exactly as without a tree.
 """
 
 from __future__ import annotations
@@ -49,7 +65,7 @@ class Node:
     move here, from simulations where that seat played the action anywhere later."""
 
     __slots__ = ("state", "action", "seat", "to_move", "children", "untried", "n", "w", "amaf",
-                 "stats")
+                 "stats", "proof")
 
     def __init__(self, state, action, seat, stats=None):
         self.state, self.action, self.seat = state, action, seat
@@ -60,6 +76,10 @@ class Node:
         self.n = 0
         self.w = 0.0
         self.amaf: dict[str, list] = {}
+        # The seat that wins from here whatever the other does, once proven (the solver's).
+        self.proof = None
+        if self.to_move is None and state.winner is not None:
+            self.proof = state.winner ^ state.swapped
 
 
 @dataclass
@@ -74,6 +94,10 @@ class Result:
     # search): a steadier estimate of the position than `value` on a small budget, where the
     # most visited action may have been tried only a few times.
     mean: float | None = None
+    # The searched tree's root, for the player's next search to go on from (None when it did
+    # not search); `proven`: the seat the root is proven a win for, if the solver proved it.
+    tree: Node | None = None
+    proven: int | None = None
 
 
 def rewards(state) -> tuple[float, float]:
@@ -97,7 +121,7 @@ def immediate_wins(state) -> list[str]:
 
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
            exploration: float = 0.4, rave: float = 500.0, settle: bool = True,
-           clock=process_time) -> Result:
+           clock=process_time, solver: bool = False, tree: Node | None = None) -> Result:
     """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
     seconds of `clock` (CPU seconds of this process unless told otherwise: a player on a real
     clock passes time.monotonic, since a starved process must still answer in time),
@@ -106,7 +130,9 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     `rave` is RAVE's equivalence parameter (0 turns AMAF off: plain UCT).  An immediate win,
     or the only legal action, is played without a search (`playouts` 0 in the result).
     The same `rng` state, budget and position give the same answer whenever the time limit
-    does not cut the search short (the settled stop depends on visit counts only)."""
+    does not cut the search short (the settled stop depends on visit counts only).
+    `solver` turns the MCTS-solver on; `tree` is a previous search's `Result.tree` to go on
+    from where it holds this position (see the module's notes)."""
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:
@@ -117,19 +143,52 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     legal = state.legal_actions()
     if len(legal) == 1:   # a forced action (e.g. the last cell) needs no search
         return Result(legal[0], 0, clock() - start, 0.5, {})
-    root = Node(state, None, None)
+    root = reuse(tree, state) or Node(state, None, None)
     done = 0
-    while done < playouts:
-        _simulate(root, rng, exploration, rave)
+    while done < playouts and root.proof is None:
+        _simulate(root, rng, exploration, rave, solver)
         done += 1
         if deadline is not None and clock() >= deadline:
             break
         if settle and done & 15 == 0 and _settled(root, playouts - done):
             break
-    best = max(root.children, key=lambda c: (c.n, c.w / c.n))
-    return Result(best.action, done, clock() - start, best.w / best.n,
+    best = _answer(root, solver)
+    return Result(best.action, done, clock() - start, best.w / best.n if best.n else 1.0,
                   {c.action: c.n for c in root.children},
-                  sum(c.w for c in root.children) / sum(c.n for c in root.children))
+                  sum(c.w for c in root.children) / max(1, sum(c.n for c in root.children)),
+                  root, root.proof)
+
+
+def _answer(root: Node, solver: bool) -> Node:
+    """The root's child to play: the most visited (ties: higher mean); with the solver, a
+    proven win if there is one, else the most visited of those not proven lost, or of all if
+    every one is."""
+    if not solver:
+        return max(root.children, key=lambda c: (c.n, c.w / c.n))
+    seat = root.to_move
+    won = [c for c in root.children if c.proof == seat]
+    if won:
+        return max(won, key=lambda c: c.n)
+    open_ = [c for c in root.children if c.proof is None or c.proof == seat] or root.children
+    return max(open_, key=lambda c: (c.n, c.w / c.n if c.n else 0.0))
+
+
+def reuse(tree: Node | None, state) -> Node | None:
+    """The node of `tree` that holds `state`'s position, reached by the actions played since
+    the tree's root; None if `tree` is None or does not hold it (another game, a position
+    before its root, or a reply the search never tried)."""
+    if tree is None:
+        return None
+    known, now = tree.state.actions, state.actions
+    if len(now) < len(known) or now[:len(known)] != known \
+            or tree.state.options != state.options or tree.state.game is not state.game:
+        return None
+    node = tree
+    for action in now[len(known):]:
+        node = next((c for c in node.children if c.action == action), None)
+        if node is None:
+            return None
+    return node
 
 
 def _settled(root: Node, left: int) -> bool:
@@ -145,16 +204,17 @@ def _settled(root: Node, left: int) -> bool:
     return first - second > left
 
 
-def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -> None:
+def _simulate(root: Node, rng: random.Random, exploration: float, rave: float,
+              solver: bool = False) -> None:
     node, path, moves = root, [root], []     # moves: (seat, action) from the root down
-    # Selection: down through fully expanded nodes.
-    while not node.untried and node.children:
-        node = _select(node, exploration, rave)
+    # Selection: down through fully expanded nodes (the solver stops at a proven one).
+    while not node.untried and node.children and node.proof is None:
+        node = _select(node, exploration, rave, solver)
         path.append(node)
         moves.append((node.seat, node.action))
     # Expansion: one new child, unless the game is over here.
     untried = node.untried
-    if untried:
+    if untried and node.proof is None:
         # A random untried action, swapped to the end and popped: O(1), where shuffling
         # every new node's list cost as much as a playout on Tripen's 294 tokens.
         k = rng.randrange(len(untried))
@@ -171,6 +231,8 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -
     state = node.state
     if state.is_over:
         reward = rewards(state)
+    elif node.proof is not None:     # proven: scored as the game will end, no playout needed
+        reward = (1.0, 0.0) if node.proof == 0 else (0.0, 1.0)
     else:
         seat, played = state.playout(rng)
         reward = (0.5, 0.5) if seat is None else (1.0, 0.0) if seat == 0 else (0.0, 1.0)
@@ -194,14 +256,38 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float) -
                     else:
                         stats[0] += 1
                         stats[1] += gain
+    if solver and path[-1].proof is not None:
+        _prove(path)
 
 
-def _select(node: Node, exploration: float, rave: float) -> Node:
-    """The child with the best UCB1 score, its mean blended with its AMAF mean by RAVE."""
+def _prove(path: list[Node]) -> None:
+    """Carry a proof up the path from its last node as far as it goes: a node is won for its
+    seat to move if one child is; lost for it if every action was tried and every child is
+    won for the other seat."""
+    for node in reversed(path[:-1]):
+        if node.proof is not None:
+            return
+        seat = node.to_move
+        if any(c.proof == seat for c in node.children):
+            node.proof = seat
+        elif not node.untried and all(c.proof is not None and c.proof != seat
+                                      for c in node.children):
+            node.proof = node.children[0].proof
+        else:
+            return
+
+
+def _select(node: Node, exploration: float, rave: float, solver: bool = False) -> Node:
+    """The child with the best UCB1 score, its mean blended with its AMAF mean by RAVE (with
+    the solver: never a child proven lost for the chooser; the node is not proven, so one
+    child at least is not)."""
     explore = exploration * math.sqrt(math.log(node.n))
     sqrt = math.sqrt
     best, best_score = None, -1.0
+    seat = node.to_move
     for child in node.children:
+        if solver and child.proof is not None and child.proof != seat:
+            continue
         n = child.n
         score = child.w / n
         if rave:

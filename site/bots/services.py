@@ -8,6 +8,7 @@ from django.db.models import Q
 
 import games
 from bots import accounts
+from games import bots as engine_bots
 from lobby.services import lock_proposer
 from play import services
 from play.clock import TimeControl
@@ -58,7 +59,11 @@ def start_computer_game(user, *, game, options, level, side, time_control, rng=r
     "random" for the person); the computer is asked for its move as soon as it is to move
     (bots.moves). Rated like any game between two accounts. ValueError for bad choices;
     TooManyComputerGames when `user` already plays BOT_GAMES_PER_PLAYER of them: the workers
-    that think are shared by everyone, and one account must not fill them."""
+    that think are shared by everyone, and one account must not fill them. A level that
+    thinks longer than a clock allows (Master) plays only without a realtime clock."""
+    if level in engine_bots.LEVELS and engine_bots.LEVELS[level].untimed_only \
+            and time_control.is_realtime:
+        raise ValueError(f"{accounts.level_name(level)} plays only games without a clock")
     computer = accounts.bot_for(level)
     if side == "random":
         side = rng.choice(["first", "second"])

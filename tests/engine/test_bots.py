@@ -8,8 +8,9 @@ import pytest
 
 import games
 from games import mcts
-from games.bots import (LEVELS, TOP_LEVEL, GreedyPlayer, MctsPlayer, RandomPlayer, choose,
-                        level_description, level_name, player, winning_chances)
+from games.bots import (CLOCK_TOP_LEVEL, LEVELS, TOP_LEVEL, GreedyPlayer, MctsPlayer,
+                        RandomPlayer, choose, level_description, level_name, player,
+                        winning_chances)
 
 # Small boards: every game played to the end in a few hundred milliseconds at level 1.
 SMALL = {"copolymer": {"size": 4}, "hadron": {"size": 5}, "tripen": {"size": 5},
@@ -127,7 +128,33 @@ def test_levels_rise_and_are_named_for_the_site():
         assert (simulations, cap) == (LEVELS[level].simulations, LEVELS[level].cap)
         assert level_name(level) and level_description(level).endswith(".")
     assert len({level_name(level) for level in LEVELS}) == len(LEVELS)
-    assert LEVELS[TOP_LEVEL].cap <= 2.0
+    # The strongest level on a clock stays under 2 s a move; Master alone thinks longer, and
+    # only where no clock runs.
+    assert LEVELS[CLOCK_TOP_LEVEL].cap <= 2.0 < LEVELS[TOP_LEVEL].cap <= 5.0
+    assert [lv for lv in LEVELS if LEVELS[lv].untimed_only] == [TOP_LEVEL] == [5]
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_every_level_plays_legal_actions_to_the_end_on_every_board(name):
+    """Each level with its own switches (the solver, the kept tree) and time cap, on every
+    board the game offers, against the random player: a budget of a few simulations a move
+    keeps the test cheap on the large boards."""
+    from games.arena import boards
+    game = games.get(name)
+    for options in boards(game, "all"):
+        for level in LEVELS:
+            bot = MctsPlayer(level, seed=level, simulations=4)
+            assert bot.time_limit == LEVELS[level].cap
+            assert (bot.solver, bot.reuse) == (LEVELS[level].solver, LEVELS[level].reuse)
+            other, state = RandomPlayer(level), game.new(**options)
+            seat = level % 2
+            while not state.is_over:
+                mover = bot if state.person_to_move == seat else other
+                action = mover.choose(state)
+                assert action in state.legal_actions()
+                if mover is bot:
+                    assert bot.last.playouts <= 4
+                state = state.play(action)
 
 
 def test_the_time_cap_cuts_a_search_short():
@@ -195,6 +222,15 @@ def test_bad_requests():
         MctsPlayer(TOP_LEVEL + 1)
     with pytest.raises(ValueError, match="no player"):
         player("mcts")
+    with pytest.raises(ValueError, match="no player"):
+        player("mcts4-newest")
+
+
+def test_the_old_top_level_searches_as_before():
+    """mcts4-old: the search of commit a6a705f (no solver, no kept tree), for the arena."""
+    old, new = player("mcts4-old", 1), player("mcts4", 1, simulations=50)
+    assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
+    assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
 
 
 # -- tactics -------------------------------------------------------------------------------------
@@ -336,17 +372,44 @@ def test_arena_scores_by_seat_and_prints_a_row_per_pairing(capsys):
     assert all(score in (0.0, 1.0) for score in scores) and sum(scores) >= 3
     low, high = arena.wilson(8, 10)
     assert round(low, 2) == 0.49 and round(high, 2) == 0.94
-    assert arena.main(["hadron", "--games", "2", "--random-games", "2", "--top", "1"]) == 0
+    assert arena.main(["hadron", "--games", "2", "--random-games", "2", "--top", "1",
+                       "--boards", "default"]) == 0
     out = capsys.readouterr().out
     assert "mcts1 vs random" in out and "mcts1 vs greedy" in out and "mcts1 thinking" in out
-    assert arena.main(["hadron", "--games", "2", "--pair", "mcts1:mcts1-uct"]) == 0
-    assert "mcts1 vs mcts1-uct" in capsys.readouterr().out
+    assert arena.main(["hadron", "--games", "2", "--pair", "mcts1:mcts1-uct", "--size", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "size=7 " in out and "mcts1 vs mcts1-uct" in out and "size=5 " not in out
+
+
+def test_arena_boards_are_each_shapes_smallest_default_and_largest():
+    from games import arena
+    sizes = {name: [(o.get("board"), o["size"]) for o in arena.boards(games.get(name))]
+             for name in games.names()}
+    assert sizes == {"hadron": [(None, 5), (None, 11)], "copolymer": [(None, 4), (None, 5), (None, 8)],
+                     "tripen": [(None, 5), (None, 7), (None, 13)],
+                     "colorful": [("hexhex", 3), ("hexhex", 5), ("hexhex", 7), ("long", 4),
+                                  ("long", 6)]}
+    assert len(arena.boards(games.get("tripen"), "all")) == 9
+    assert arena.boards(games.get("colorful"), "default") == [{"board": "hexhex", "size": 5}]
+    assert arena.boards(games.get("colorful"), "all", sizes=[6]) == [
+        {"board": "hexhex", "size": 6}, {"board": "long", "size": 6}]
+
+
+def test_arena_plays_every_search_at_the_budget_it_is_given(capsys):
+    from games import arena
+    record = arena.run_task({"game": "hadron", "options": {"size": 5}, "a": "mcts4",
+                             "b": "mcts4-old", "seed": 1, "index": 0, "simulations": 30})
+    assert record["score"] in (0.0, 1.0) and record["cut"] == 0
+    assert arena.main(["hadron", "--pair", "mcts4:mcts4-old", "--games", "2", "--simulations",
+                       "30", "--boards", "default"]) == 0
+    out = capsys.readouterr().out
+    assert "30 simulations a move" in out and "mcts4 vs mcts4-old" in out
 
 
 def test_arena_keeps_results_and_a_rerun_plays_only_what_is_missing(tmp_path, capsys):
     from games import arena
     results = tmp_path / "arena.jsonl"
-    argv = ["hadron", "--top", "2", "--games", "2", "--random-games", "3",
+    argv = ["hadron", "--top", "2", "--games", "2", "--random-games", "3", "--boards", "default",
             "--results", str(results)]
     assert arena.main(argv) == 0
     first = capsys.readouterr().out

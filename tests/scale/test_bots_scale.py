@@ -106,10 +106,10 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
                                                                             workers):
     first, _ = scale_servers
     name, session = person(first)
-    # The strongest level on the largest Tripen board, on a one-minute clock: it thinks for
+    # The strongest level on a clock, on the largest Tripen board, a one-minute clock: it thinks for
     # its clock's budget (seconds), long enough to be killed in the middle.
     path = start_against_computer(session, **computer_form(
-        "tripen", {"size": 13}, level=engine_bots.TOP_LEVEL, side="second", minutes=1))
+        "tripen", {"size": 13}, level=engine_bots.CLOCK_TOP_LEVEL, side="second", minutes=1))
     game_id = int(path.strip("/").split("/")[-1])
     layer = redis.Redis.from_url(os.environ["REDIS_URL"])
     lease = f"{first.env['REDIS_PREFIX']}:jobs:lease:bot_move:{game_id}:0:0"

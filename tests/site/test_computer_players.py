@@ -269,3 +269,48 @@ def test_a_computer_is_always_there_so_nobody_claims_a_win_against_it(alice, pla
     snapshot = services.snapshot_for(game.pk, alice)
     assert snapshot["presence"]["players_online"][1] is True
     assert snapshot["presence"]["claimable_at"][0] is None  # alice may never claim
+
+
+# -- the levels' ratings, and Master only without a clock -----------------------------------------
+
+def test_the_form_shows_each_levels_rating_for_each_game_or_new(client, alice):
+    """A level with a rated game of a kind shows its rating there; everywhere else "new"."""
+    from ratings.models import Rating
+
+    computer = accounts.bot_for(3)
+    Rating.objects.create(user=computer, game="hadron", rating=1712.4, deviation=60.0, games=12)
+    Rating.objects.create(user=accounts.bot_for(1), game="tripen", rating=1400, deviation=300,
+                          games=1)
+    client.force_login(alice)
+    response = client.get(URL)
+    table = {name: dict(rows) for name, _, rows in response.context["computer_form"].level_ratings()}
+    assert table["hadron"] == {"Beginner": "new", "Casual": "new", "Club": "1712",
+                               "Strong": "new", "Master": "new"}
+    assert table["tripen"]["Beginner"] == "1400?" and table["tripen"]["Club"] == "new"
+    assert set(table) == {"colorful", "copolymer", "hadron", "tripen"}
+    text = response.content.decode()
+    assert re.search(r'class="level-ratings" data-game="hadron">.*?Club <b>1712</b>', text, re.S)
+    assert 'class="level-ratings" data-game="colorful"' in text
+
+
+def test_master_is_offered_for_untimed_games_and_refused_with_a_clock(client, alice, played):
+    assert LEVELS[5].name == "Master" and LEVELS[5].untimed_only and LEVELS[5].cap == 5.0
+    client.force_login(alice)
+    page = client.get(URL).content.decode()
+    assert '<option value="5">Master (untimed only)</option>' in page
+    response = client.post(URL, form(level=5, time_kind="realtime", minutes=15, increment=10))
+    assert response.status_code == 400
+    assert "level" in response.context["computer_form"].errors
+    assert "no clock" in response.content.decode()
+    assert not Game.objects.exists()
+    # The service refuses it too, whatever door asks.
+    with pytest.raises(ValueError, match="without a clock"):
+        bot_services.start_computer_game(
+            alice, game="hadron", options={"size": 5}, level=5, side="first",
+            time_control=TimeControl(kind="realtime", minutes=15, increment=10))
+    # Without a clock Master plays, thinking with its own cap (no realtime budget).
+    with played():
+        response = client.post(URL, form(level=5, side="first"))
+    game = Game.objects.get()
+    assert response.status_code == 302 and game.player1.bot.level == 5
+    assert moves.thinking_time(game, 1, 5) is None

@@ -121,7 +121,7 @@ def test_a_pool_worker_killed_with_the_job_in_hand_loses_nothing(pool_server):
     session = WebSession(server)
     session.log_in(name, PASSWORD)
     path = start_against_computer(session, **computer_form(
-        "tripen", {"size": 13}, level=engine_bots.TOP_LEVEL, side="second", minutes=1))
+        "tripen", {"size": 13}, level=engine_bots.CLOCK_TOP_LEVEL, side="second", minutes=1))
     game_id = int(path.strip("/").split("/")[-1])
     deadline = time.monotonic() + 4 * WAIT
     while not (workers := pool_workers(server)):
