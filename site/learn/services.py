@@ -13,6 +13,7 @@ from functools import lru_cache
 import games
 from games import IllegalAction, lessons, puzzles
 from games.solver import Solver, defence, seat_winner
+from learn.models import MinedPuzzle
 
 
 class BadInput(ValueError):
@@ -41,8 +42,14 @@ def step_position(step, moves: list[str]):
 
 
 @lru_cache(maxsize=None)
-def _by_id(game: str) -> dict:
+def _shipped(game: str) -> dict:
     return {p["id"]: p for p in puzzles.load(game)}
+
+
+def _by_id(game: str) -> dict:
+    """The shipped puzzles, then those `make_puzzles` mined from this site's games."""
+    return {**_shipped(game), **dict(MinedPuzzle.objects.filter(game=game).order_by("id")
+                                     .values_list("puzzle_id", "data"))}
 
 
 def puzzle_ids(game: str) -> list[str]:
@@ -52,7 +59,10 @@ def puzzle_ids(game: str) -> list[str]:
 def find_puzzle(game: str, puzzle_id: str):
     if game not in games.names():
         raise BadInput(f"there is no game {game!r}")
-    puzzle = _by_id(game).get(puzzle_id)
+    puzzle = _shipped(game).get(puzzle_id)
+    if puzzle is None:
+        puzzle = (MinedPuzzle.objects.filter(game=game, puzzle_id=puzzle_id)
+                  .values_list("data", flat=True).first())
     if puzzle is None:
         raise BadInput(f"there is no puzzle {puzzle_id!r} of {games.get(game).title}")
     return puzzle
