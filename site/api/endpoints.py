@@ -17,10 +17,10 @@ from api.models import Scope
 from api.tokens import is_bot_account
 from archive import exports, queries
 from archive.forms import ArchiveFilter
+from live import groups
 from lobby import listing as lobby_listing, services as lobby_services
 from lobby.forms import ChallengeForm
 from play import services as play_services
-from play.broadcast import group_name
 from play.models import Game
 
 api = NinjaAPI(title="Tessera API", version="1", urls_namespace="api",
@@ -337,7 +337,7 @@ async def event_stream(request):
     a game started, moved or ended), as the lobby socket's (docs/lobby-protocol.md). An
     empty line every API_STREAM_KEEPALIVE seconds of quiet."""
     who = require(request, Scope.READ, Scope.PLAY, Scope.CHALLENGE, Scope.BOT)
-    return streams.ndjson(streams.relay(who, [lobby_services.user_group(who.user.pk)],
+    return streams.ndjson(streams.relay(who, [groups.user(who.user.pk)],
                                         lambda: (opening_events(who.user), False)))
 
 
@@ -355,5 +355,5 @@ async def game_stream(request, game_id: int):
         snapshot = play_services.snapshot_for(game_id, who.user)
         return [{"type": "snapshot", "game": snapshot}], snapshot.get("status") != "active"
 
-    return streams.ndjson(streams.relay(who, [group_name(game_id)], opening,
+    return streams.ndjson(streams.relay(who, [groups.game(game_id)], opening,
                                         last_one=streams.game_over))

@@ -13,7 +13,7 @@ The only message a client sends is a keep-alive `ping` (answered by live.sockets
 """
 import asyncio
 
-from live import lanes
+from live import groups, lanes
 from live import presence as ledger
 from live.sockets import JsonSocket
 from lobby import listing, presence, services
@@ -32,12 +32,12 @@ class LobbyConsumer(PushConsumer):
         self.user = self.scope["user"]
         if not self.admitted():
             return await self.refuse()
-        groups = [services.LOBBY_GROUP]
+        hears = [groups.LOBBY]
         if self.user.is_authenticated:
-            groups.append(services.user_group(self.user.pk))
+            hears.append(groups.user(self.user.pk))
         # Join before reading the snapshot: nothing announced in between is lost (a repeat
         # is harmless, clients apply events idempotently).
-        await self.join(*groups)
+        await self.join(*hears)
         await self.accept()
         if self.user.is_authenticated:
             await lanes.write(presence.arrive, self.user, self.channel_name)
@@ -68,6 +68,6 @@ class NotifyConsumer(PushConsumer):
         if not self.user.is_authenticated or not self.admitted():
             # Closing before accepting refuses the handshake (Daphne answers HTTP 403).
             return await self.refuse()
-        await self.join(services.user_group(self.user.pk))
+        await self.join(groups.user(self.user.pk))
         await self.accept()
         await self.send_json(await lanes.read(listing.snapshot, self.user, seeks=False))

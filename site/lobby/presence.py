@@ -8,10 +8,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from live import presence
+from live import groups, presence
 from live.models import Presence
 from lobby.models import Seek
-from lobby.services import LOBBY_GROUP, announce
+from lobby.services import announce
 
 KIND = Presence.LOBBY
 
@@ -49,7 +49,7 @@ def close_abandoned_seeks(now=None) -> list[int]:
             if (Seek.objects.filter(pk=seek_id, status=Seek.Status.OPEN)
                     .exclude(owner__in=present_user_ids(now))
                     .close(Seek.Status.EXPIRED, now)):
-                announce(LOBBY_GROUP, {"type": "seek_removed", "id": seek_id,
+                announce(groups.LOBBY, {"type": "seek_removed", "id": seek_id,
                                        "reason": "expired"})
                 closed.append(seek_id)
     return closed

@@ -28,7 +28,6 @@ from live.sockets import event
 from play.services import start_game
 from ratings.display import standing
 
-LOBBY_GROUP = groups.LOBBY
 MAX_OPEN_SEEKS = 5
 MAX_PENDING_CHALLENGES = 10
 
@@ -40,9 +39,6 @@ class LobbyError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
-
-
-user_group = groups.user
 
 
 def announce(group: str, payload: dict) -> None:
@@ -72,7 +68,7 @@ def create_seek(owner, *, game, options, time_control, side, rated=True,
                     rating_range=rating_range)
         seek.time_control = time_control
         seek.save()
-        announce(LOBBY_GROUP, {"type": "seek_added", "seek": seek_dict(seek)})
+        announce(groups.LOBBY, {"type": "seek_added", "seek": seek_dict(seek)})
     return seek
 
 
@@ -83,7 +79,7 @@ def cancel_seek(user, seek_id: int) -> Seek:
         seek = Seek.objects.filter(pk=seek_id).first()
         if not closed:
             raise refusal(seek, user, "cancel")
-        announce(LOBBY_GROUP, {"type": "seek_removed", "id": seek.pk, "reason": "cancelled"})
+        announce(groups.LOBBY, {"type": "seek_removed", "id": seek.pk, "reason": "cancelled"})
     return seek
 
 
@@ -105,8 +101,8 @@ def accept_seek(user, seek_id: int):
             time_control=seek.time_control, rated=seek.rated,
         )
         Seek.objects.filter(pk=seek.pk).update(started_game=game)
-        announce(LOBBY_GROUP, {"type": "seek_removed", "id": seek.pk, "reason": "taken"})
-        announce(user_group(seek.owner_id),
+        announce(groups.LOBBY, {"type": "seek_removed", "id": seek.pk, "reason": "taken"})
+        announce(groups.user(seek.owner_id),
                  game_started(game, f"{user.get_username()} accepted your seek"))
     return game
 
@@ -196,7 +192,7 @@ def accept_challenge(user, challenge_id: int):
         Challenge.objects.filter(pk=challenge.pk).update(started_game=game)
         announce_challenge(challenge, {"type": "challenge_removed", "id": challenge.pk,
                                        "reason": "accepted"})
-        announce(user_group(challenge.challenger_id),
+        announce(groups.user(challenge.challenger_id),
                  game_started(game, f"{user.get_username()} accepted your challenge"))
     return game
 
@@ -238,4 +234,4 @@ def close_challenge(user, challenge_id: int, status: str, role: str) -> Challeng
 
 def announce_challenge(challenge: Challenge, payload: dict) -> None:
     for user_id in (challenge.challenger_id, challenge.challenged_id):
-        announce(user_group(user_id), payload)
+        announce(groups.user(user_id), payload)

@@ -11,11 +11,6 @@ from live import groups, outbox
 from live.sockets import event
 from play import positions, signals
 
-# Every game that starts, every action and every end: {"type": "games.changed", "game_id": id,
-# "event": "started" | "action" | "taken_back" | "ended"} (the Watch sockets follow it).
-GAMES_GROUP = groups.GAMES
-
-
 # Who hears a news of the game's group that carries an "audience" (the game socket checks it):
 # the players' sockets, the spectators', or every socket of the game.
 PLAYERS, SPECTATORS, EVERYONE = "players", "spectators", "everyone"
@@ -29,9 +24,6 @@ def hears(audience, is_player):
     if is_player is None:
         return False
     return (audience == PLAYERS) == is_player
-
-
-group_name = groups.game
 
 
 def to_game(game, message, rewound=False, stored=None):
@@ -52,16 +44,17 @@ def to_game(game, message, rewound=False, stored=None):
 
 def now_to_game(game_id, message):
     """Send `message` to the game's page now: news that is not a change to the game."""
-    outbox.send(group_name(game_id), event(message))
+    outbox.send(groups.game(game_id), event(message))
 
 
 def announce(game, what):
     """Tell the "games" group, and the other apps (play.signals.game_changed), that `game`
-    started, had an action or ended, after the commit."""
+    started, had an action or ended, after the commit. `what`: "started", "action",
+    "taken_back" or "ended"; the Watch sockets follow it."""
     news = {"type": "games.changed", "game_id": game.pk, "event": what}
 
     def tell():
-        outbox.send(GAMES_GROUP, news)
+        outbox.send(groups.GAMES, news)
         signals.game_changed.send(sender=type(game), game=game, event=what)
 
     transaction.on_commit(tell)
@@ -70,10 +63,10 @@ def announce(game, what):
 def now_to_seat(game_id, player, message):
     """Send `message` now to the sockets of one player of the game (player index): news
     nobody else may hear (a premove). The game socket drops it on everyone else's."""
-    outbox.send(group_name(game_id), {**event(message), "seat": player})
+    outbox.send(groups.game(game_id), {**event(message), "seat": player})
 
 
 def to_seat(game, player, message):
     """now_to_seat() once the current transaction commits: a player's own queued turn or
     conditional lines, never heard of before they are stored."""
-    outbox.send_after_commit(group_name(game.pk), {**event(message), "seat": player})
+    outbox.send_after_commit(groups.game(game.pk), {**event(message), "seat": player})

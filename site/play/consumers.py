@@ -16,7 +16,7 @@ one timer in this process lives in play.rooms.
 """
 import logging
 
-from live import budget, lanes
+from live import budget, groups, lanes
 from live import presence as ledger
 from live.sockets import JsonSocket, Refusal
 from play import (berserk, broadcast, conditionals, positions, premoves, presence, rematch,
@@ -129,7 +129,7 @@ class GameConsumer(JsonSocket):
             return
         # The group first, then the snapshot: news sent meanwhile waits in this consumer's
         # queue until connect() returns, so nothing falls between the two.
-        await self.join(broadcast.group_name(self.game_id))
+        await self.join(groups.game(self.game_id))
         try:
             snapshot = await lanes.write(services.join, self.game_id, self.channel_name,
                                          self.user)

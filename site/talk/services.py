@@ -28,11 +28,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
-from live import outbox
+from live import groups, outbox
 from live.sql import column, converted, converters, fetch, quote, table
 from live.sockets import Refusal, event
 from play import broadcast
-from play.broadcast import group_name
 from play.models import Game
 from play.signals import not_allowed
 from talk.models import MAX_TEXT, ChatLine
@@ -172,7 +171,7 @@ def notify_line(game, line):
     audience each socket checks before sending it on."""
     news = {**event({"type": "chat", **line_of(line)}),
             "audience": audience_of(game, line.room)}
-    outbox.send_after_commit(group_name(game.pk), news)
+    outbox.send_after_commit(groups.game(game.pk), news)
 
 
 LOGIN_REQUIRED = "log in to chat; visitors can read the spectators' chat"

@@ -15,8 +15,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from bots import accounts as computers
+from live import groups
 from lobby.listing import game_started
-from lobby.services import announce, user_group
+from lobby.services import announce
 from play.services import start_game
 from tournaments import news, results
 from tournaments.formats.arena import pair_wave
@@ -198,7 +199,7 @@ def _start(tournament, first, second, round_=0):
     Pairing.objects.create(tournament=tournament, round=round_, game=game, first=first,
                            second=second)
     for entry in (first, second):
-        announce(user_group(entry.player_id),
+        announce(groups.user(entry.player_id),
                  {**game_started(game, f"Your {tournament.name} game has started"),
                   "tournament": tournament.pk})
     return game

@@ -1,6 +1,6 @@
 """The Watch page's socket, /ws/watch/?game=<name>&featured=<id>: a push channel.
 
-It joins the channel-layer group "games" (play.broadcast.GAMES_GROUP), where the play app
+It joins the channel-layer group "games" (live.groups.GAMES), where the play app
 announces, after each commit, every game that starts, every action and every end, and keeps
 its page's list and featured game up to date. `game` filters by game (as the page's ?game=);
 `featured` is the game the page features already, kept while it is in progress (so a
@@ -19,9 +19,8 @@ from urllib.parse import parse_qs
 
 from django.utils import timezone
 
-from live import lanes
+from live import groups, lanes
 from live.sockets import JsonSocket
-from play.broadcast import GAMES_GROUP
 from watch import services
 from watch.forms import WatchFilter
 
@@ -101,7 +100,7 @@ class WatchConsumer(JsonSocket):
         query = query_of(self.scope)
         self.kind = WatchFilter.from_query(query).kind()
         self.featured_id = self.featured_updated = None
-        await self.join(GAMES_GROUP)
+        await self.join(groups.GAMES)
         await self.accept()
         keep = game_id_of(query.get("featured"))
         listing = await lanes.read(services.listing, self.kind, keep)

@@ -485,7 +485,7 @@ def test_a_move_heard_from_another_process_is_not_read_back(alice, bob, django_a
 
 def test_the_news_of_a_move_names_the_stored_action(alice, bob, django_capture_on_commit_callbacks):
     from live.outbox import Outbox
-    from play.broadcast import group_name
+    from live.groups import game as group_name
 
     game = start(alice, bob)
     with Outbox() as box, django_capture_on_commit_callbacks(execute=True):
