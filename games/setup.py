@@ -40,21 +40,30 @@ def arrange(game_name: str, options: dict, pieces: dict[str, str], to_move: int)
         raise IllegalSetup(str(error)) from None
     if to_move not in (0, 1):
         raise IllegalSetup(f"the side to move must be {game.sides[0]} or {game.sides[1]}")
-    empty = game.new(**options)
+    state = _ARRANGERS[game.name](game, options, canonical(game_name, options, pieces), to_move)
+    if state.is_over:
+        raise IllegalSetup(f"the game would be over already: {state.outcome()}")
+    return state
+
+
+def canonical(game_name: str, options: dict, pieces: dict[str, str]) -> dict[str, str]:
+    """`pieces` with each cell (or token) as the engine writes it ("C3" is "c3") and each
+    colour letter in capitals; IllegalSetup for a cell not on the board or set twice."""
+    game = get(game_name)
+    empty = game.new(**game.normalize_options(**options))
     named = {}
     for where, what in pieces.items():
         try:
-            cell = empty.parse_action(where) if game_name != "colorful" else \
-                empty.parse_action(f"{what}@{where}").partition("@")[2]
+            if game.name == "colorful":
+                what, _, cell = empty.parse_action(f"{what}@{where}").partition("@")
+            else:
+                cell = empty.parse_action(where)
         except IllegalAction as error:
             raise IllegalSetup(f"{where}: {error}") from None
         if cell in named:
             raise IllegalSetup(f"{cell} is set twice")
         named[cell] = what
-    state = _ARRANGERS[game.name](game, options, named, to_move)
-    if state.is_over:
-        raise IllegalSetup(f"the game would be over already: {state.outcome()}")
-    return state
+    return named
 
 
 def turn_of(game_name: str, pieces: dict[str, str]) -> int | None:

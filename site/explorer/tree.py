@@ -3,7 +3,7 @@ action, read from explorer.models.OpeningNode (one indexed query, no game is rea
 from dataclasses import dataclass
 
 import games
-from games.setup import IllegalSetup, arrange
+from games.setup import IllegalSetup, arrange, canonical
 from explorer import counts
 from explorer.models import OpeningNode
 
@@ -92,7 +92,10 @@ class Setup:
 def arranged(game, options, setup: Setup):
     """The set-up's position, checked by the rules (games.setup); BadLine with their reason."""
     try:
-        return arrange(game.name, options, setup.pieces, setup.turn)
+        state = arrange(game.name, options, setup.pieces, setup.turn)
+        # As the engine writes them, so that one position has one address (and one hint).
+        setup.pieces = canonical(game.name, options, setup.pieces)
+        return state
     except IllegalSetup as error:
         raise BadLine(f"this set-up is not a legal position: {error}") from None
 

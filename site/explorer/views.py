@@ -201,6 +201,7 @@ def analysis_board(request, game):
         "explorer_url": (reverse("explorer:node", args=[name]) + board_link(options, moves)
                          if setup is None and len(moves) <= tree.counts.DEPTH else None),
         "json_url": "position.json" + board_link(options, moves, setup),
+        "hint_params": board_link(options, moves, setup)[1:],
     }, status=400 if refused else 200)
 
 
