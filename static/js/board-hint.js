@@ -89,4 +89,11 @@ async function ask() {
 if (root && button) {
   root.hidden = false;
   button.addEventListener("click", ask);
+  // A move picked on the board (static/js/board-form.js): the hint is for the new position.
+  document.addEventListener("board-form:moved", (event) => {
+    root.dataset.params = event.detail.params.toString();
+    root.hidden = event.detail.position.is_over;
+    button.disabled = false;
+    say("");
+  });
 }

@@ -209,6 +209,8 @@ def test_a_set_up_is_built_piece_by_piece_and_its_address_reopens_it(client):
     # The shared address reopens the same position, page and JSON.
     page = client.get(moved["Location"])
     assert page.status_code == 200 and "c3/0: Red" in page.content.decode()
+    # The page's move form carries the set-up, so a move typed there keeps it.
+    assert '<input type="hidden" name="setup" value="c3/0:0">' in page.content.decode()
     data = client.get(reverse("explorer:analysis_json", args=["tripen"]),
                       {"size": 5, "setup": "c3/0:0", "turn": "1", "moves": "a1/0"}).json()
     reached = games.get("tripen").replay({"size": 5}, ["c3/0", "a1/0"]).to_dict()
