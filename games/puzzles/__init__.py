@@ -194,6 +194,11 @@ def _shipped(game_name: str) -> dict[str, Any]:
         return json.load(handle)
 
 
+def shipped(game_name: str) -> dict[str, Any]:
+    """The shipped set's header: its board, bound, first seed and number of games played."""
+    return {k: v for k, v in _shipped(get(game_name).name).items() if k != "puzzles"}
+
+
 def load(game_name: str) -> list[dict[str, Any]]:
     """The shipped puzzles of a game (copies: callers may change them)."""
     return json.loads(json.dumps(_shipped(get(game_name).name)["puzzles"]))

@@ -85,9 +85,24 @@ def mine_archive(game_name: str, *, per_game: int = puzzles.PER_GAME, stdout=Non
     return done
 
 
-def top_up(game_name: str, count: int, *, seed: int = 1, stdout=None) -> Mined:
-    """Computer games (seeded from `seed`) until the game has `count` mined puzzles."""
+def first_fresh_seed(game_name: str) -> int:
+    """The first seed no puzzle came from: after the shipped set's games (the same seeds
+    would replay the same games, whose positions are all known) and the computer games mined
+    here before."""
+    shipped = puzzles.shipped(game_name)
+    seeds = [shipped["seed"] + shipped["games"]]
+    for source in MinedPuzzle.objects.filter(game=game_name, source_game=None).values_list(
+            "data__source__seed", flat=True):
+        if source is not None:
+            seeds.append(int(source) + 1)
+    return max(seeds)
+
+
+def top_up(game_name: str, count: int, *, seed: int | None = None, stdout=None) -> Mined:
+    """Computer games (seeded from `seed`, by default the first fresh one) until the game has
+    `count` mined puzzles."""
     done = Mined()
+    seed = first_fresh_seed(game_name) if seed is None else seed
     known = _known_positions(game_name)
     options = games.get(game_name).normalize_options()
     have = MinedPuzzle.objects.filter(game=game_name).count()

@@ -104,3 +104,17 @@ def test_a_proof_that_fails_the_independent_check_stores_nothing(monkeypatch, al
 def test_unknown_game_is_refused():
     with pytest.raises(CommandError, match="no such game: chess"):
         call_command("make_puzzles", "chess")
+
+
+def test_a_thin_archive_is_topped_up_with_fresh_computer_games():
+    """The shipped set's seeds would replay its own games: the top-up starts after them, and
+    a second run after the first."""
+    from learn import mining
+    call_command("make_puzzles", "tripen", "--count", "2")
+    first = list(MinedPuzzle.objects.filter(game="tripen"))
+    assert len(first) == 2 and all(p.source_game is None for p in first)
+    shipped = games.puzzles.shipped("tripen")
+    assert min(p.data["source"]["seed"] for p in first) >= shipped["seed"] + shipped["games"]
+    for puzzle in first:
+        check(puzzle.data)
+    assert mining.first_fresh_seed("tripen") > max(p.data["source"]["seed"] for p in first)

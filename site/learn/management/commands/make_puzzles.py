@@ -19,8 +19,9 @@ class Command(BaseCommand):
         parser.add_argument("--count", type=int, default=0,
                             help="top each game up to this many mined puzzles with computer "
                                  "games when the archive gives fewer (default: archive only)")
-        parser.add_argument("--seed", type=int, default=1,
-                            help="the first computer game's seed (for --count)")
+        parser.add_argument("--seed", type=int, default=None,
+                            help="the first computer game's seed (for --count; default: the "
+                                 "first after the shipped set's and earlier runs' games)")
         parser.add_argument("--per-game", type=int, default=PER_GAME,
                             help=f"at most this many puzzles from one game ({PER_GAME})")
 
