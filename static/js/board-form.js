@@ -41,8 +41,33 @@ function render() {
   if (board) board.render(state, view());
 }
 
+// The analysis board's set-up by the board: with the box ticked, a pick on an empty cell (or
+// a free Tripen token) places the set-up form's piece there and a pick on a piece of the
+// set-up removes it, through the set-up form, whose answer is the new position's address.
+const setupBox = $("setup-by-board");
+const setupForm = $("setup-form");
+
+function setUp(action) {
+  const cell = action.includes("@") ? action.split("@").pop() : action;
+  const pieces = new Map((setupForm.elements.setup?.value || "").split(",").filter(Boolean)
+    .map((item) => [item.slice(0, item.lastIndexOf(":")).toLowerCase(), item]));
+  const params = new URLSearchParams(new FormData(setupForm));
+  if (pieces.has(cell.toLowerCase())) {
+    params.delete("place");
+    params.delete("piece");
+    params.set("remove", cell);
+  } else {
+    params.set("place", cell);
+  }
+  window.location.assign(`?${params}`);
+}
+
 // The pick goes to the same judge as a typed action: one door to the engine's verdict.
 function send(action) {
+  if (setupBox?.checked && setupForm) {
+    setUp(action);
+    return;
+  }
   if (!playing || sent) return;
   sent = true;
   field.value = action;
@@ -194,6 +219,7 @@ function mount() {
       showChooser();
       showSwap();
       $("swap")?.addEventListener("click", () => send("swap"));
+      if (setupBox) setupBox.closest("[hidden]")?.removeAttribute("hidden");
     })
     .catch((error) => {
       // The server's picture and the typed form stay: the page still works.

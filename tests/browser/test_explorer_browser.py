@@ -102,6 +102,16 @@ def test_a_set_up_position_is_built_on_the_page_and_its_address_reopens_it(daphn
         (cell) => [cell.dataset.cell, cell.querySelector(".stone")?.getAttribute("class") || ""])"""
     expect(reopened.locator("svg#board.live-board.interactive")).to_be_visible()
     assert reopened.evaluate(tiles) == page.evaluate(tiles)
+    # By the board: a click on an empty cell places the chosen piece, on a piece removes it.
+    page.get_by_label("Place and remove pieces by clicking the board").check()
+    with page.expect_navigation():
+        page.locator('svg#board [data-cell="d4"]').click()
+    expect(page.get_by_role("list", name="Pieces set up")).to_contain_text("d4: Red")
+    assert "turn=1" in page.url
+    page.get_by_label("Place and remove pieces by clicking the board").check()
+    with page.expect_navigation():
+        page.locator('svg#board [data-cell="d4"]').click()
+    expect(page.get_by_role("list", name="Pieces set up").locator("li")).to_have_count(2)
     # A count the rules refuse: the reason, and the board as it was.
     page.select_option("#id_set_turn", label="Blue")
     with page.expect_navigation():
