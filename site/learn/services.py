@@ -46,14 +46,12 @@ def _shipped(game: str) -> dict:
     return {p["id"]: p for p in puzzles.load(game)}
 
 
-def _by_id(game: str) -> dict:
-    """The shipped puzzles, then those `make_puzzles` mined from this site's games."""
-    return {**_shipped(game), **dict(MinedPuzzle.objects.filter(game=game).order_by("id")
-                                     .values_list("puzzle_id", "data"))}
-
-
 def puzzle_ids(game: str) -> list[str]:
-    return list(_by_id(game))
+    """The shipped puzzles, then those `make_puzzles` mined from this site's games (their ids
+    only: a puzzle is read when it is served)."""
+    mined = MinedPuzzle.objects.filter(game=game).order_by("id").values_list("puzzle_id",
+                                                                            flat=True)
+    return list(_shipped(game)) + [i for i in mined if i not in _shipped(game)]
 
 
 def find_puzzle(game: str, puzzle_id: str):
@@ -169,4 +167,4 @@ def daily(day) -> dict:
     names = games.names()
     name = names[day.toordinal() % len(names)]
     ids = puzzle_ids(name)
-    return _by_id(name)[ids[(day.toordinal() // len(names)) % len(ids)]]
+    return find_puzzle(name, ids[(day.toordinal() // len(names)) % len(ids)])
