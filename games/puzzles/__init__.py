@@ -74,16 +74,38 @@ def themes(state, depth: int, moves: list[str]) -> list[str]:
 
 
 def mine_game(game_name: str, options: dict[str, Any], seed: int,
-              per_game: int = PER_GAME) -> list[dict[str, Any]]:
-    """Play one seeded computer game and return its puzzles (re-checked)."""
+              per_game: int = PER_GAME, prefix: str | None = None) -> list[dict[str, Any]]:
+    """Play one seeded computer game and return its puzzles (re-checked), with ids
+    `<prefix>-<ply>` (default `<game>-<seed>`, the shipped sets')."""
     game, rng = get(game_name), random.Random(seed)
     specs = (rng.choice(PLAYERS), rng.choice(PLAYERS))
     seats = [player(spec, seed=rng.randrange(2**32)) for spec in specs]
-    bound = BOUNDS[game_name]
     state = game.new(**options)
-    found = []
+    actions = []
     while not state.is_over:
         action = seats[state.person_to_move].choose(state)
+        actions.append(action)
+        state = state.play(action)
+    source = {"seed": seed, "players": list(specs),
+              "winner": None if seat_winner(state) is None else specs[seat_winner(state)]}
+    return mine_line(game_name, options, actions, source, prefix or f"{game_name}-{seed}", rng,
+                     per_game)
+
+
+def mine_line(game_name: str, options: dict[str, Any], actions: list[str],
+              source: dict[str, Any], prefix: str, rng: random.Random,
+              per_game: int = PER_GAME) -> list[dict[str, Any]]:
+    """The puzzles of one finished game's line of actions, played by anyone (computers, or the
+    people of the site's archive): positions where the seat to move had a forced win within
+    the game's bound and the action played does not win within it.  Each kept puzzle's
+    certificate passes `verify` (CertificateError otherwise, and nothing is returned); its id
+    is `<prefix>-<ply>`."""
+    bound = BOUNDS[game_name]
+    state = get(game_name).new(**options)
+    found = []
+    for action in actions:
+        if state.is_over:
+            break
         if can_end_within(state, bound):
             solver = Solver(state)
             solution = solve(state, bound, solver)
@@ -91,19 +113,19 @@ def mine_game(game_name: str, options: dict[str, Any], seed: int,
             # A player who misses the same win twice makes one puzzle, not two.
             if solution.wins and not solver.wins(state.play(action), bound - 1) \
                     and answers not in {f[1] for f in found}:
-                found.append((state, answers, solution, action))
+                found.append((state, answers, solution, state.play(action).actions[-1]))
         state = state.play(action)
     kept = []
     for position, _, solution, played in rng.sample(found, min(per_game, len(found))):
         verify(position, solution.depth, solution.moves, proof(position, solution.depth))
-        kept.append(_puzzle(position, solution, played, seed, specs, state))
+        kept.append(_puzzle(position, solution, played, prefix, source))
     return sorted(kept, key=lambda p: p["ply"])
 
 
-def _puzzle(state, solution, played, seed, specs, end) -> dict[str, Any]:
+def _puzzle(state, solution, played, prefix, source) -> dict[str, Any]:
     game = state.game
     return {
-        "id": f"{game.name}-{seed}-{state.ply}",
+        "id": f"{prefix}-{state.ply}",
         "game": game.name,
         "options": dict(state.options),
         "actions": list(state.actions),
@@ -114,8 +136,7 @@ def _puzzle(state, solution, played, seed, specs, end) -> dict[str, Any]:
         "line": solution.line,
         "played": played,
         "themes": themes(state, solution.depth, solution.moves),
-        "source": {"seed": seed, "players": list(specs),
-                   "winner": None if seat_winner(end) is None else specs[seat_winner(end)]},
+        "source": source,
     }
 
 
@@ -128,7 +149,7 @@ def generate(game_name: str, count: int, seed: int = 1, options: dict | None = N
     puzzles, seen, games_played = [], set(), 0
     while len(puzzles) < count:
         for puzzle in mine_game(game_name, options, seed + games_played):
-            key = _position_key(position_of(puzzle))
+            key = position_key(position_of(puzzle))
             if key not in seen:
                 seen.add(key)
                 puzzles.append(puzzle)
@@ -139,7 +160,8 @@ def generate(game_name: str, count: int, seed: int = 1, options: dict | None = N
             "seed": seed, "games": games_played, "puzzles": puzzles}
 
 
-def _position_key(state):
+def position_key(state):
+    """What decides the rest of the game from `state` (a position reached twice is one)."""
     return KEYS[state.game.name](state)
 
 
@@ -170,6 +192,11 @@ def check(puzzle: dict[str, Any]) -> None:
 def _shipped(game_name: str) -> dict[str, Any]:
     with open(DATA / f"{game_name}.json", encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def shipped(game_name: str) -> dict[str, Any]:
+    """The shipped set's header: its board, bound, first seed and number of games played."""
+    return {k: v for k, v in _shipped(get(game_name).name).items() if k != "puzzles"}
 
 
 def load(game_name: str) -> list[dict[str, Any]]:

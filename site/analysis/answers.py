@@ -34,3 +34,16 @@ def hint_answer(ply, moves, hint):
         "action": hint.action if hint is not None and hint.status == Job.DONE else None,
         "error": "" if hint is None else hint.error,
     }
+
+
+def board_hint_answer(position, hint):
+    """The hint for an analysis board's position (its canonical set-up and line)."""
+    return {
+        "status": NONE if hint is None else hint.status,
+        "game": position.game,
+        "options": position.options,
+        "setup": position.setup,
+        "moves": list(position.moves),
+        "action": hint.action if hint is not None and hint.status == Job.DONE else None,
+        "error": "" if hint is None else hint.error,
+    }

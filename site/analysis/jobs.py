@@ -21,8 +21,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from analysis import estimates
-from analysis.models import Analysis, Estimate, Hint, Job
+from analysis.models import Analysis, BoardHint, Estimate, Hint, Job
 from archive import positions
+from explorer import tree
 from jobs.runner import job, submit
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,11 @@ def pending_analyses():
 
 def pending_hints():
     return [{"hint": pk} for pk in Hint.objects.filter(
+        status__in=(Job.QUEUED, Job.RUNNING)).values_list("pk", flat=True)]
+
+
+def pending_board_hints():
+    return [{"board_hint": pk} for pk in BoardHint.objects.filter(
         status__in=(Job.QUEUED, Job.RUNNING)).values_list("pk", flat=True)]
 
 
@@ -100,3 +106,23 @@ def hint(payload):
         touch(Hint, found.pk, status=Job.FAILED, error=str(error)[:200])
         return
     touch(Hint, found.pk, status=Job.DONE, action=action)
+
+
+@job("board_hint", key=lambda payload: str(payload["board_hint"]), pending=pending_board_hints)
+def board_hint(payload):
+    """The engine's preferred action in an analysis board's position (its set-up and line,
+    checked when it was asked for, read again through the same rules)."""
+    found = BoardHint.objects.filter(pk=payload["board_hint"]).first()
+    if found is None or found.status == Job.DONE:
+        return
+    touch(BoardHint, found.pk, status=Job.RUNNING)
+    try:
+        params = found.params()
+        _, _, state = tree.position(found.game, params, len(found.line),
+                                    tree.Setup.parse(params))
+        action = estimates.preferred_action(state, seed=found.pk)
+    except Exception as error:
+        log.exception("hint %s of an analysis board failed", found.pk)
+        touch(BoardHint, found.pk, status=Job.FAILED, error=str(error)[:200])
+        return
+    touch(BoardHint, found.pk, status=Job.DONE, action=action)

@@ -7,6 +7,7 @@ position after `ply` actions followed by an explored line (`moves`), kept so tha
 answers at once. Both are computed by jobs in a worker (analysis.jobs), never in a request.
 """
 import hashlib
+import json
 
 from django.conf import settings
 from django.db import models
@@ -15,14 +16,13 @@ from django.utils import timezone
 from play.models import Game
 
 
-class Job(models.Model):
-    """What the analysis and the hint have in common: who asked, when, and how far it got
-    (`updated_at` moves with every step a worker stores)."""
+class Work(models.Model):
+    """What every job asked for here has: who asked, when, and how far it got (`updated_at`
+    moves with every step a worker stores)."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                      null=True, related_name="+")
     status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
@@ -37,6 +37,15 @@ class Job(models.Model):
     @property
     def is_pending(self):
         return self.status in (self.QUEUED, self.RUNNING)
+
+
+class Job(Work):
+    """A job for one of the site's games: its analysis, or a hint in its replay."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        abstract = True
 
 
 class Analysis(Job):
@@ -110,3 +119,41 @@ class Hint(Job):
     @property
     def line(self):
         return [action for action in self.moves.split(",") if action]
+
+
+def board_hint_key(game, options, setup, moves):
+    """The analysis board's position a hint is for: the game, its board, the set-up and the
+    line, canonical (explorer.tree writes them so), as a fixed-length key."""
+    text = json.dumps([game, sorted(options.items()), setup, list(moves)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class BoardHint(Work):
+    """The engine's preferred action in a position of the analysis board: any game and board,
+    set up by hand or not, with no game of the site behind it. Kept like a game's hints so
+    that asking again answers at once."""
+    game = models.CharField(max_length=16)             # the engine's name
+    options = models.JSONField(default=dict)
+    setup = models.JSONField(null=True, blank=True)    # explorer.tree.Setup.params(), or None
+    moves = models.TextField(blank=True, default="")   # the line from there, comma-separated
+    key = models.CharField(max_length=64, unique=True)  # board_hint_key(...)
+    action = models.CharField(max_length=40, blank=True, default="")
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["requested_by", "-created_at"],
+                         name="analysis_boardhint_requested"),
+            models.Index(fields=["status"], name="analysis_boardhint_pending",
+                         condition=models.Q(status__in=["queued", "running"])),
+        ]
+
+    def __str__(self):
+        return f"hint for a {self.game} board +[{self.moves}]: {self.action}"
+
+    @property
+    def line(self):
+        return [action for action in self.moves.split(",") if action]
+
+    def params(self) -> dict:
+        """The analysis board's address of the position (explorer.tree reads it)."""
+        return {**self.options, **(self.setup or {}), "moves": self.moves}

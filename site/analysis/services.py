@@ -15,14 +15,16 @@ one request wins. Two requests of one person racing may pass the rate limit by o
 costs a few seconds of a worker.
 """
 import math
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from analysis import estimates
-from analysis.models import Analysis, Hint, Job, hint_key
+from analysis.models import Analysis, BoardHint, Hint, Job, board_hint_key, hint_key
 from archive import positions
+from explorer import tree
 from jobs.runner import submit
 from play.models import Game
 
@@ -64,10 +66,14 @@ def check_game(game_id):
 
 
 def check_rate(model, user, now, limit, noun):
-    """Refuses `user` who asked for `limit[0]` new jobs of `model` within `limit[1]`."""
+    """Refuses `user` who asked for `limit[0]` new jobs of `model` (a model, or a tuple of
+    models counted together) within `limit[1]`."""
     count, window = limit
-    recent = list(model.objects.filter(requested_by=user, created_at__gt=now - window)
-                  .order_by("-created_at").values_list("created_at", flat=True)[:count])
+    recent = sorted((stamp for one in (model if isinstance(model, tuple) else (model,))
+                     for stamp in one.objects.filter(requested_by=user,
+                                                     created_at__gt=now - window)
+                     .order_by("-created_at").values_list("created_at", flat=True)[:count]),
+                    reverse=True)[:count]
     if len(recent) < count:
         return
     wait = max(1, math.ceil((recent[-1] + window - now).total_seconds()))
@@ -225,7 +231,7 @@ def check_request_hint(game_id, user, ply, moves, now):
     check_not_in_play(user, game, ply, moves)
     hint = hint_of(game, ply, moves)
     if hint is None or wants_work(hint):
-        check_rate(Hint, user, now, HINTS, "hints")
+        check_rate((Hint, BoardHint), user, now, HINTS, "hints")
     return game, moves, hint
 
 
@@ -258,3 +264,107 @@ def request_hint(game_id, user, ply, moves, now=None):
         if queued:
             notify_hint(hint)
     return hint, queued
+
+
+# -- hints on the analysis board: any position, no game behind it ------------------------------
+
+# As long as the analysis board's line (explorer.views.MAX_LINE).
+BOARD_LINE = 400
+
+
+@dataclass
+class BoardPosition:
+    """A position of the analysis board, canonical: the game, its board, the set-up (its
+    address fields, or None) and the line played from there."""
+    game: str
+    options: dict
+    setup: dict | None
+    moves: list
+    state: object
+
+    @property
+    def key(self):
+        return board_hint_key(self.game, self.options, self.setup, self.moves)
+
+
+def check_board_position(game_name, params):
+    """The position the analysis board's address `params` names. Refuses an unknown game
+    (`not_found`), a set-up or line the rules refuse (`illegal`, with their reason) and a
+    position where the game is over (`position_over`)."""
+    try:
+        setup = tree.Setup.parse(params)
+        engine, options, state = tree.position(game_name, params, BOARD_LINE, setup)
+    except tree.BadLine as refusal:
+        raise Refusal("illegal", f"{str(refusal)[:1].upper()}{str(refusal)[1:]}.",
+                      index=refusal.index, action=refusal.action) from None
+    except ValueError as error:
+        raise Refusal("not_found", f"{error}.", status=404) from None
+    if state.is_over:
+        raise Refusal("position_over", "The game is over in this position: there is no move "
+                                       "to suggest.")
+    played = len([a for a in (params.get("moves") or "").split(",") if a.strip()])
+    moves = list(state.actions[len(state.actions) - played:]) if played else []
+    return BoardPosition(engine.name, options, setup and setup.params(), moves, state)
+
+
+def check_board_not_in_play(user, position):
+    """Refuses a position that stands now on the board of a game `user` is playing, as for a
+    game's hints (`in_play`)."""
+    playing = Game.objects.active().of_player(user).filter(game=position.game)
+    wanted = position_of(position.state)
+    for other in playing:
+        if other.options == position.options and position_of(other.state()) == wanted:
+            raise Refusal("in_play", "That position is on the board of a game you are playing: "
+                                     "no hints there until it is over.")
+
+
+def stored_board_hint(game_name, params):
+    """The canonical position and the hint stored for it (None: nobody asked)."""
+    position = check_board_position(game_name, params)
+    return position, BoardHint.objects.filter(key=position.key).first()
+
+
+def check_request_board_hint(game_name, user, params, now):
+    """The position and its stored hint if any. Refuses as check_board_position does, a
+    visitor (`login_required`), a position on the board of a game the asker is playing
+    (`in_play`), and a person who asked for HINTS[0] new hints, of games or of the board,
+    within HINTS[1] (`rate_limited`)."""
+    check_signed_in(user, "a hint")
+    position = check_board_position(game_name, params)
+    check_board_not_in_play(user, position)
+    hint = BoardHint.objects.filter(key=position.key).first()
+    if hint is None or wants_work(hint):
+        check_rate((Hint, BoardHint), user, now, HINTS, "hints")
+    return position, hint
+
+
+def do_request_board_hint(position, user, hint, now):
+    if hint is None:
+        try:
+            with transaction.atomic():
+                hint = BoardHint.objects.create(
+                    game=position.game, options=position.options, setup=position.setup,
+                    moves=",".join(position.moves), key=position.key, requested_by=user,
+                    created_at=now, updated_at=now)
+            return hint, True
+        except IntegrityError:      # another request created it a moment ago
+            return BoardHint.objects.get(key=position.key), False
+    if wants_work(hint):
+        return hint, do_requeue(hint, user, now)
+    return hint, False
+
+
+def notify_board_hint(hint):
+    submit("board_hint", {"board_hint": hint.pk})
+
+
+def request_board_hint(game_name, user, params, now=None):
+    """Ask for the engine's hint in the analysis board's position `params`, as `user`.
+    Returns (position, hint, queued)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        position, hint = check_request_board_hint(game_name, user, params, now)
+        hint, queued = do_request_board_hint(position, user, hint, now)
+        if queued:
+            notify_board_hint(hint)
+    return position, hint, queued

@@ -58,3 +58,19 @@ def hint(request, game_id):
     except services.Refusal as refusal:
         return refused(refusal)
     return answer(answers.hint_answer(ply, found.line, found), status=202 if queued else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def board_hint(request, game):
+    """The analysis board's hint: the position is the board's address fields (size, setup,
+    turn, moves), in the query (GET, anyone reads what is stored) or the body (POST, signed
+    in, queues a job)."""
+    params = request.GET if request.method == "GET" else request.POST
+    try:
+        if request.method == "GET":
+            position, found = services.stored_board_hint(game, params)
+            return answer(answers.board_hint_answer(position, found))
+        position, found, queued = services.request_board_hint(game, request.user, params)
+    except services.Refusal as refusal:
+        return refused(refusal)
+    return answer(answers.board_hint_answer(position, found), status=202 if queued else 200)

@@ -3,6 +3,7 @@ action, read from explorer.models.OpeningNode (one indexed query, no game is rea
 from dataclasses import dataclass
 
 import games
+from games.setup import IllegalSetup, arrange, canonical
 from explorer import counts
 from explorer.models import OpeningNode
 
@@ -26,11 +27,12 @@ class Query:
     state: games.State   # the position after the line (its actions are canonical)
 
 
-def position(game_name, params, limit):
+def position(game_name, params, limit, setup=None):
     """The game, its options (each of the game's option names in `params`) and the state
     after `moves` (comma-separated actions, as in records, at most `limit`), every action
     checked by the engine; BadLine with the engine's reason otherwise. ValueError for an
-    unknown game (the caller's 404)."""
+    unknown game (the caller's 404). `setup` (a Setup: the analysis board's) starts the line
+    from a position set up by hand instead of the empty board."""
     game = games.get(game_name)
     options = {name: params[name] for name in game.option_choices() if params.get(name)}
     try:
@@ -41,7 +43,7 @@ def position(game_name, params, limit):
             if action.strip()]
     if len(line) > limit:
         raise BadLine(limit_text(limit, len(line)))
-    state = game.new(**options)
+    state = game.new(**options) if setup is None else arranged(game, options, setup)
     for index, action in enumerate(line):
         try:
             state = state.play(action)
@@ -49,6 +51,53 @@ def position(game_name, params, limit):
             raise BadLine(f"action {index + 1} ({action}) is illegal: {reason}",
                           index, action) from None
     return game, options, state
+
+
+# A set-up lists at most this many pieces: more than any board offered has cells (Tripen's
+# size 11 has 121 cells, two tokens each).
+MAX_PIECES = 250
+
+
+@dataclass
+class Setup:
+    """Pieces put on the board by hand (cell: piece, as games.setup.arrange takes them) and
+    the side to move, read from and written to the analysis board's address."""
+    pieces: dict
+    turn: int
+
+    @classmethod
+    def parse(cls, params):
+        """The set-up in `params` (`setup=c3:0,b2:1&turn=0`), None where there is none;
+        BadLine for text that is not one."""
+        text, turn = params.get("setup"), params.get("turn") or "0"
+        if text is None and "turn" not in params:
+            return None
+        if turn not in ("0", "1"):
+            raise BadLine(f"turn must be 0 or 1, not {turn!r}")
+        pieces = {}
+        for item in filter(None, (text or "").split(",")):
+            cell, colon, piece = item.strip().rpartition(":")
+            if not colon or not cell or not piece:
+                raise BadLine(f"{item!r} is not a piece: write cell:piece, e.g. c3:0")
+            pieces[cell] = piece
+            if len(pieces) > MAX_PIECES:
+                raise BadLine(f"a set-up has at most {MAX_PIECES} pieces")
+        return cls(pieces, int(turn))
+
+    def params(self) -> dict:
+        return {"setup": ",".join(f"{cell}:{piece}" for cell, piece in sorted(self.pieces.items())),
+                "turn": str(self.turn)}
+
+
+def arranged(game, options, setup: Setup):
+    """The set-up's position, checked by the rules (games.setup); BadLine with their reason."""
+    try:
+        state = arrange(game.name, options, setup.pieces, setup.turn)
+        # As the engine writes them, so that one position has one address (and one hint).
+        setup.pieces = canonical(game.name, options, setup.pieces)
+        return state
+    except IllegalSetup as error:
+        raise BadLine(f"this set-up is not a legal position: {error}") from None
 
 
 def limit_text(limit, count):

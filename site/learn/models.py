@@ -71,3 +71,24 @@ class LessonStepDone(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game", "step"],
                                                name="one_mark_per_lesson_step")]
+
+
+class MinedPuzzle(models.Model):
+    """A puzzle made by `manage.py make_puzzles` from this site's finished games (or from the
+    computer games it plays when the archive is thin), served beside the shipped set. `data`
+    is the puzzle as games.puzzles writes it; it was proven and its certificate re-checked
+    before it was stored."""
+    puzzle_id = models.CharField(max_length=64, unique=True)
+    game = models.CharField(max_length=16, db_index=True)
+    data = models.JSONField()
+    source_game = models.ForeignKey("play.Game", null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+
+class MinedGame(models.Model):
+    """A finished game `make_puzzles` has mined, with or without a puzzle, so that the next
+    run reads only the games that ended since."""
+    source_game = models.OneToOneField("play.Game", on_delete=models.CASCADE, related_name="+")
+    puzzles = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)

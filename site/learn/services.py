@@ -13,6 +13,7 @@ from functools import lru_cache
 import games
 from games import IllegalAction, lessons, puzzles
 from games.solver import Solver, defence, seat_winner
+from learn.models import MinedPuzzle
 
 
 class BadInput(ValueError):
@@ -41,18 +42,25 @@ def step_position(step, moves: list[str]):
 
 
 @lru_cache(maxsize=None)
-def _by_id(game: str) -> dict:
+def _shipped(game: str) -> dict:
     return {p["id"]: p for p in puzzles.load(game)}
 
 
 def puzzle_ids(game: str) -> list[str]:
-    return list(_by_id(game))
+    """The shipped puzzles, then those `make_puzzles` mined from this site's games (their ids
+    only: a puzzle is read when it is served)."""
+    mined = MinedPuzzle.objects.filter(game=game).order_by("id").values_list("puzzle_id",
+                                                                            flat=True)
+    return list(_shipped(game)) + [i for i in mined if i not in _shipped(game)]
 
 
 def find_puzzle(game: str, puzzle_id: str):
     if game not in games.names():
         raise BadInput(f"there is no game {game!r}")
-    puzzle = _by_id(game).get(puzzle_id)
+    puzzle = _shipped(game).get(puzzle_id)
+    if puzzle is None:
+        puzzle = (MinedPuzzle.objects.filter(game=game, puzzle_id=puzzle_id)
+                  .values_list("data", flat=True).first())
     if puzzle is None:
         raise BadInput(f"there is no puzzle {puzzle_id!r} of {games.get(game).title}")
     return puzzle
@@ -159,4 +167,4 @@ def daily(day) -> dict:
     names = games.names()
     name = names[day.toordinal() % len(names)]
     ids = puzzle_ids(name)
-    return _by_id(name)[ids[(day.toordinal() // len(names)) % len(ids)]]
+    return find_puzzle(name, ids[(day.toordinal() // len(names)) % len(ids)])

@@ -1,8 +1,9 @@
 """Lessons and puzzles, served as pages with a form (the engine judges every action)."""
 import random
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 import games
@@ -12,6 +13,27 @@ from learn import rated, services
 from learn.forms import ActionForm
 from learn.models import LessonStepDone
 from learn.services import BadInput
+
+
+def _wants_json(request):
+    """A pick sent by the board's script (static/js/board-form.js): the same judgement,
+    answered in JSON so the page changes in place; the form posts a page without it."""
+    return request.method == "POST" and "application/json" in request.headers.get("Accept", "")
+
+
+def _judged(request, context, after, status):
+    """The JSON answer to a pick: the verdict, the position now, the actions kept in the form
+    and, once the step is done or the puzzle solved, what the page shows next."""
+    verdict = context.get("verdict") or context.get("result")
+    board = context["board"]
+    words = verdict.words if verdict else " ".join(
+        error for errors in context["form"].errors.values() for error in errors)
+    return JsonResponse({
+        "status": verdict.status if verdict else "illegal", "words": words,
+        "position": board["position"], "playing": board["playing"],
+        "moves": context["form"]["moves"].value() or "",
+        "after": None if board["playing"] else render_to_string(after, context, request),
+    }, status=status)
 
 
 def _done(request, key, game):
@@ -87,10 +109,14 @@ def step(request, game, number):
         # The last step hands over to a game against the Beginner, through the same form.
         context["computer_form"] = ComputerForm(
             initial={"game": game, "level": services.lessons.LEVEL_AFTER})
+    if _wants_json(request):
+        return _judged(request, context, "learn/_step_done.html", status)
     return render(request, "learn/step.html", context, status=status)
 
 
 def _refused(request, message):
+    if _wants_json(request):
+        return JsonResponse({"error": "bad_request", "message": message}, status=400)
     return render(request, "learn/refused.html", {"message": message}, status=400)
 
 
@@ -147,4 +173,6 @@ def puzzle(request, game, puzzle_id):
                "solved": solved, "side": chosen["side"],
                "puzzle_rating": round(rated.puzzle_rating(puzzle_id).rating),
                "my_rating": user and round(rated.player_rating(user, game).rating)}
+    if _wants_json(request):
+        return _judged(request, context, "learn/_puzzle_solved.html", status)
     return render(request, "learn/puzzle.html", context, status=status)

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 import games
+import games.setup
 from games.mcts import immediate_wins
 from tests.blundered import STORE_GAME, blundered_game
 from tests.browser.helpers import PHONE, click_cell, log_in, new_players, shoot, shoot_both
@@ -165,3 +166,26 @@ def test_a_tripen_hint_shows_the_token_in_its_pose(sliced_server, new_page, scre
     expect_ply(page, 3)
     expect(token).to_have_count(0)
     assert errors == []
+
+
+def test_the_engines_hint_on_a_set_up_analysis_board(sliced_server, new_page):
+    """A position set up by hand, no game behind it: the Hint button asks, the server's own
+    workers answer, and the board marks the action and names it; a pick on the board moves
+    on without a page load and the hint is for the new position."""
+    server = sliced_server
+    (viewer,) = new_players(server, "abh")
+    page = new_page()
+    log_in(page, server, viewer)
+    page.goto(f"{server.url}/analysis-board/hadron/?size=5&setup=c3:0,b2:1&turn=0")
+    expect(page.locator("svg#board.live-board.interactive")).to_be_visible()
+    page.get_by_role("button", name="Hint").click()
+    words = page.locator("#board-hint-words")
+    expect(words).to_contain_text("The engine would play", timeout=30_000)
+    hinted = words.text_content().removeprefix("The engine would play ").rstrip(".")
+    state = games.setup.arrange("hadron", {"size": 5}, {"c3": "0", "b2": "1"}, 0)
+    assert hinted in state.legal_actions()
+    expect(page.locator(f'#board [data-cell="{hinted}"]')).to_have_class(re.compile(r"\bhinted\b"))
+    page.locator(f'#board [data-cell="{hinted}"]').click()
+    expect(words).to_have_text("")
+    expect(page.get_by_role("list", name="The line").locator("li")).to_have_text(["Start", hinted])
+    assert page.url.endswith(f"moves={hinted}")

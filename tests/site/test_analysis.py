@@ -11,10 +11,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+import games
 from analysis import estimates, jobs, services
 from jobs import runner as job_runner
-from analysis.models import Analysis, Estimate, Hint, Job
+from analysis.models import Analysis, BoardHint, Estimate, Hint, Job
 from play import services as play_services
+from play.models import Game
 from tests.blundered import blundered_game
 from tests.site.analysed import run_analysis
 from tests.site.played import finished, play_out, start
@@ -399,3 +401,65 @@ def test_a_thrown_away_win_is_marked_a_blunder(client, alice, bob):
             "symbol": "??"} in answer["marks"]
     assert answer["positions"][ply - 1]["chances"][mover] == 1.0
     assert answer["positions"][ply]["chances"][mover] == 0.0
+
+
+# -- hints on the analysis board: no game behind the position ------------------------------------
+
+def ask_board_hint(client, game, **fields):
+    return client.post(f"/analysis-board/{game}/hint.json", fields, HTTP_ACCEPT="application/json")
+
+
+def test_a_hint_for_a_set_up_position_needs_no_game(client, alice, carol, queued):
+    fields = {"size": "5", "setup": "c3/0:0,B2/3:1", "turn": "0", "moves": "A1/0"}
+    url = "/analysis-board/tripen/hint.json"
+    assert client.get(url, fields).json()["status"] == "none"
+    assert ask_board_hint(client, "tripen", **fields).status_code == 403
+    client.force_login(alice)
+    with queued() as callbacks:
+        response = ask_board_hint(client, "tripen", **fields)
+    assert response.status_code == 202 and len(callbacks) == 1
+    assert response.json()["setup"] == {"setup": "b2/3:1,c3/0:0", "turn": "0"}
+    assert response.json()["moves"] == ["a1/0"] and response.json()["action"] is None
+    assert not Game.objects.exists()
+    hint = BoardHint.objects.get()
+    jobs.board_hint({"board_hint": hint.pk})
+    done = client.get(url, fields).json()
+    assert done["status"] == "done"
+    state = games.get("tripen").replay({"size": 5}, ["c3/0", "b2/3", "a1/0"])
+    assert done["action"] in state.legal_actions()
+    # Asked again, by anyone, the same position written otherwise: answered at once.
+    client.force_login(carol)
+    with queued() as callbacks:
+        again = ask_board_hint(client, "tripen", **{**fields, "setup": "B2/3:1,c3/0:0"})
+    assert again.status_code == 200 and again.json()["action"] == done["action"]
+    assert callbacks == [] and BoardHint.objects.count() == 1
+
+
+def test_board_hint_refusals_change_nothing(client, alice, bob, queued):
+    client.force_login(alice)
+    live = play_out(start(alice, bob, "hadron", {"size": 5}), seed=7, stop_at=2)
+    with queued() as callbacks:
+        overlap = ask_board_hint(client, "tripen", size="5", setup="c3/0:0,c3/1:1", turn="0")
+        counts = ask_board_hint(client, "hadron", setup="c3:0", turn="0")
+        illegal = ask_board_hint(client, "hadron", moves="c3,c3")
+        unknown = ask_board_hint(client, "chess")
+        in_play = ask_board_hint(client, "hadron", size="5", moves=",".join(live.action_list()))
+    assert overlap.status_code == 400 and overlap.json()["error"] == "illegal"
+    assert "overlaps the token already there" in overlap.json()["message"]
+    assert counts.status_code == 400 and "Red has 1 and Blue 0" in counts.json()["message"]
+    assert illegal.json()["error"] == "illegal" and illegal.json()["index"] == 1
+    assert unknown.status_code == 404
+    assert in_play.status_code == 400 and in_play.json()["error"] == "in_play"
+    assert callbacks == [] and not BoardHint.objects.exists()
+
+
+def test_board_hints_and_game_hints_share_one_rate_limit(client, alice, hadron):
+    client.force_login(alice)
+    count, _ = services.HINTS
+    ask_hint(client, hadron, 1)
+    state = games.get("hadron").new(size=5)
+    for action in state.legal_actions()[:count - 1]:
+        assert ask_board_hint(client, "hadron", size="5", moves=action).status_code == 202
+    refused = ask_board_hint(client, "hadron", size="5", moves="e5")
+    assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+    assert ask_hint(client, hadron, 2).status_code == 429

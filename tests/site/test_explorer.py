@@ -5,6 +5,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+import games
 from bots import accounts
 from explorer import counts
 from explorer.models import OpeningNode
@@ -183,6 +184,60 @@ def test_the_analysis_board_refuses_illegal_lines_with_the_engines_reason(client
     assert data.json()["index"] == 1
     assert client.get(url, {"size": 4}).status_code == 400
     assert client.get("/analysis-board/chess/").status_code == 404
+
+
+def test_a_set_up_is_built_piece_by_piece_and_its_address_reopens_it(client):
+    url = reverse("explorer:analysis", args=["tripen"])
+    placed = client.get(url, {"size": 5, "place": "c3/0", "piece": "0"})
+    assert placed.status_code == 302
+    assert placed["Location"] == url + "?size=5&setup=c3%2F0%3A0&turn=1"
+    both = client.get(placed["Location"] + "&place=b2/3&piece=1")
+    assert both["Location"] == url + "?size=5&setup=b2%2F3%3A1%2Cc3%2F0%3A0&turn=0"
+    # The side to move is chosen; a count the rules cannot reach is refused with the reason,
+    # and the board stays as it was.
+    refused = client.get(both["Location"] + "&set_turn=1")
+    assert refused.status_code == 400
+    assert b"Red has 1 and Blue 1" in refused.content
+    assert b'name="setup" value="b2/3:1,c3/0:0"' in refused.content
+    overlap = client.get(both["Location"] + "&place=c3/1&piece=0")
+    assert overlap.status_code == 400 and b"overlaps the token already there" in overlap.content
+    # Removing a piece; a move played on from the set-up keeps it in the address.
+    removed = client.get(both["Location"] + "&remove=b2/3")
+    assert removed["Location"] == url + "?size=5&setup=c3%2F0%3A0&turn=1"
+    moved = client.get(removed["Location"] + "&next=a1/0")
+    assert moved["Location"] == url + "?size=5&setup=c3%2F0%3A0&turn=1&moves=a1%2F0"
+    # The shared address reopens the same position, page and JSON.
+    page = client.get(moved["Location"])
+    assert page.status_code == 200 and "c3/0: Red" in page.content.decode()
+    # The page's move form carries the set-up, so a move typed there keeps it.
+    assert '<input type="hidden" name="setup" value="c3/0:0">' in page.content.decode()
+    data = client.get(reverse("explorer:analysis_json", args=["tripen"]),
+                      {"size": 5, "setup": "c3/0:0", "turn": "1", "moves": "a1/0"}).json()
+    reached = games.get("tripen").replay({"size": 5}, ["c3/0", "a1/0"]).to_dict()
+    assert data["board"] == reached["board"] and data["to_move"] == reached["to_move"]
+
+
+def test_an_illegal_set_up_is_refused_with_the_rules_reason(client):
+    url = reverse("explorer:analysis", args=["tripen"])
+    overlap = client.get(url, {"size": 5, "setup": "c3/0:0,c3/1:1", "turn": "0"})
+    assert overlap.status_code == 400
+    assert b"c3/1: pose 1 in c3 overlaps the token already there" in overlap.content
+    hadron = reverse("explorer:analysis", args=["hadron"])
+    counts = client.get(hadron, {"setup": "c3:0,d4:0", "turn": "0"})
+    assert counts.status_code == 400 and b"Red has 2 and Blue 0" in counts.content
+    bad = client.get(reverse("explorer:analysis_json", args=["hadron"]),
+                     {"setup": "c3", "turn": "0"})
+    assert bad.status_code == 400 and "not a piece" in bad.json()["message"]
+    assert client.get(hadron, {"setup": "c3:0", "turn": "2"}).status_code == 400
+
+
+def test_the_side_to_move_is_chosen_where_the_counts_leave_it_free(client):
+    url = reverse("explorer:analysis", args=["copolymer"])
+    chosen = client.get(url, {"size": 5, "setup": "c3:0", "turn": "0", "set_turn": "1"})
+    assert chosen["Location"] == url + "?size=5&setup=C3%3A0&turn=1"  # as the engine writes it
+    data = client.get(reverse("explorer:analysis_json", args=["copolymer"]),
+                      {"size": 5, "setup": "c3:0", "turn": "1"}).json()
+    assert data["to_move"] == 1 and "C3" not in data["legal"]
 
 
 def test_a_win_counts_for_the_side_the_winner_played_after_a_swap(client, alice, bob):

@@ -233,3 +233,48 @@ def test_lesson_progress_is_kept_on_the_account_across_sessions(client, django_u
     assert "5 steps, 1 done" not in client.get(reverse("learn:index")).content.decode()
     client.force_login(user)
     assert "5 steps, 1 done" in client.get(reverse("learn:index")).content.decode()
+
+
+# -- picks judged without a page load (static/js/board-form.js): the same views, in JSON --------
+
+def pick(client, url, action, moves=""):
+    return client.post(url, {"action": action, "moves": moves}, HTTP_ACCEPT="application/json")
+
+
+def test_a_pick_in_a_lesson_is_judged_in_json_by_the_same_view(client):
+    url = step_url("hadron", 2)
+    refused = pick(client, url, "a2")
+    assert refused.status_code == 400
+    assert refused.json()["status"] == "illegal"
+    assert refused.json()["words"] == "Not allowed: a2 has 1 red neighbour and no blue neighbours."
+    assert refused.json()["playing"] and refused.json()["after"] is None
+    done = pick(client, url, HADRON_DONE[1])
+    assert done.status_code == 200 and done.json()["status"] == "done"
+    assert not done.json()["playing"] and done.json()["position"]["actions"][-1] == "c2"
+    assert step_url("hadron", 3) in done.json()["after"]      # "Next step", as the page has
+    assert client.session["lessons_done"] == {"hadron": [2]}
+    last = pick(client, step_url("hadron", 5), HADRON_DONE[4]).json()
+    assert "computer-form" in last["after"]                   # the hand-over to the Beginner
+
+
+def test_a_puzzle_solved_by_picks_in_json_is_recorded_and_not_answered_again(client):
+    puzzle = _puzzle("hadron", 3)
+    url = reverse("learn:puzzle", args=["hadron", puzzle["id"]])
+    state, moves = position_of(puzzle), ""
+    while True:
+        answer = pick(client, url, solve(state, puzzle["depth"] - (state.ply - puzzle["ply"]))
+                      .moves[0], moves).json()
+        if answer["status"] == "solved":
+            break
+        assert answer["status"] == "again" and answer["playing"]
+        moves = answer["moves"]
+        state = position_of(puzzle)
+        for action in moves.split():
+            state = state.play(action)
+    assert "Every winning first move" in answer["after"] and not answer["playing"]
+    assert client.session["puzzles_solved"] == {"hadron": [puzzle["id"]]}
+    again = pick(client, url, puzzle["moves"][0])
+    assert again.status_code == 400 and "solved this puzzle already" in again.json()["message"]
+    forged = pick(client, reverse("learn:puzzle", args=["hadron", _puzzle("hadron", 1)["id"]]),
+                  "a1", "b2 c3 d4")
+    assert forged.status_code == 400 and forged.json()["error"] == "bad_request"

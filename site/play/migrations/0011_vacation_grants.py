@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('play', '0009_conditionals_vacations'),
+        ('play', '0010_berserk_drops_the_increment'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
