@@ -6,6 +6,7 @@ import asyncio
 import logging
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from live_load import PERIODIC_LINE  # noqa: E402
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def own_registry(monkeypatch):
+    """This process's socket registry with only this test's sockets in it: an earlier test's
+    socket that was never pruned would add slices to the keep-alive."""
+    monkeypatch.setattr(registry, "_entries", {})
+    monkeypatch.setattr(registry, "_per_user", Counter())
+    monkeypatch.setattr(registry, "_per_address", Counter())
 
 
 def busy(seconds):
@@ -87,7 +97,7 @@ def test_a_failing_periodic_run_is_still_reported():
 
 
 def test_the_keep_alive_and_heartbeat_spread_their_slices_over_the_time_given(
-        users, new_game, monkeypatch):
+        users, new_game, monkeypatch, own_registry):
     alice, bob, carol = users("alice", "bob", "carol")
     game = new_game([alice, bob])
     tabs = [Socket(game.pk, user) for user in (alice, bob, carol)]
@@ -120,7 +130,7 @@ def test_the_keep_alive_and_heartbeat_spread_their_slices_over_the_time_given(
     run(scenario)
 
 
-def test_a_socket_that_closed_is_not_put_back_in_its_groups(users, new_game):
+def test_a_socket_that_closed_is_not_put_back_in_its_groups(users, new_game, own_registry):
     alice, bob = users("alice", "bob")
     game = new_game([alice, bob])
     a = Socket(game.pk, alice)
