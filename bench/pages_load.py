@@ -19,11 +19,9 @@ per request (from /proc), steadier than the clock on a shared machine, and the r
 It prints figures; it is not a test.
 """
 import argparse
-import ctypes
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -35,7 +33,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PR_SET_PDEATHSIG = 1
+sys.path.insert(0, str(HERE))
+
+from live_load import die_with_parent, free_port  # noqa: E402
+
 SECRET_KEY = "pages-load-bench-only-key-never-used-by-any-real-site-0123456789abcdef"
 ALONE = [("home", "/"), ("watch", "/watch/"), ("archive", "/archive/"),
          ("game", "/game/{game}/"), ("game?ply=5", "/game/{game}/?ply=5"),
@@ -62,20 +63,6 @@ def parse_args():
         args.users, args.duration, args.warmup, args.alone = 4, 2, 1, 3
     args.site = [path.resolve() for path in (args.site or [ROOT])]
     return args
-
-
-def die_with_parent():
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass
-
-
-def free_port():
-    import socket
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def cores():
