@@ -11,6 +11,7 @@ from play import conditionals, services
 from play.clock import TimeControl
 from play.models import Action, Conditional, Game
 from play.services import PlayError
+from tests.site.test_premove_race import move_against_resignation
 from tests.site.test_ratings_race import in_threads
 
 pytestmark = [
@@ -78,35 +79,6 @@ def test_the_opponents_move_and_the_owners_clear_race(alice, bob):
 
 
 def test_the_opponents_move_and_the_owners_resignation_race(alice, bob):
-    """alice resigns as bob's move would play her conditional reply: either she resigned
-    first and nothing is played after the end, or the move and the reply came first and her
-    resignation for an older ply is refused (stale)."""
+    """alice resigns as bob's move would play her conditional reply."""
     for _ in range(ROUNDS):
-        game = started(alice, bob)
-        answers = {}
-
-        def opponent():
-            try:
-                services.play(game.pk, bob, 1, "e5")
-                answers["bob"] = "played"
-            except PlayError as refusal:
-                answers["bob"] = refusal.code
-
-        def owner():
-            try:
-                services.resign(game.pk, alice, 1)
-                answers["alice"] = "resigned"
-            except PlayError as refusal:
-                answers["alice"] = refusal.code
-
-        gate = threading.Barrier(2)
-        in_threads(*[lambda job=job: (gate.wait(), job()) for job in (opponent, owner)])
-        game = Game.objects.get(pk=game.pk)
-        actions = game.action_list()
-        if answers["alice"] == "resigned":
-            assert answers["bob"] == "game_over" and actions == ["c3"]
-            assert (game.reason, game.winner) == ("resign", 1)
-        else:
-            assert answers == {"bob": "played", "alice": "stale"}
-            assert actions == ["c3", "e5", "a1"] and game.is_active
-        assert Action.objects.filter(game=game).count() == game.ply_count == len(actions)
+        move_against_resignation(started(alice, bob), alice, bob)

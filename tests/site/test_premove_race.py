@@ -83,37 +83,43 @@ def test_the_opponents_move_and_the_owners_cancel_race(alice, bob):
 
 
 def test_the_opponents_move_and_the_owners_resignation_race(alice, bob):
-    """alice resigns (at the ply she sees) as bob's move would play her premove: either she
-    resigned first, and nothing is played after the end, or the move and the premove came
-    first, and her resignation for an older ply is refused (stale)."""
+    """alice resigns (at the ply she sees) as bob's move would play her premove."""
     for _ in range(ROUNDS):
         game = started(alice, bob)
         premoves.queue(game.pk, alice, 1, ["a1"])
-        answers = {}
+        move_against_resignation(game, alice, bob)
 
-        def opponent():
-            try:
-                services.play(game.pk, bob, 1, "e5")
-                answers["bob"] = "played"
-            except PlayError as refusal:
-                answers["bob"] = refusal.code
 
-        def owner():
-            try:
-                services.resign(game.pk, alice, 1)
-                answers["alice"] = "resigned"
-            except PlayError as refusal:
-                answers["alice"] = refusal.code
+def move_against_resignation(game, alice, bob):
+    """bob plays e5, which plays alice's queued a1 (a premove or a conditional reply), as alice
+    resigns at ply 1: either she resigned first, and nothing is played after the end, or the
+    move and her reply came first, and her resignation for an older ply is refused (stale)."""
+    answers = {}
 
-        gate = threading.Barrier(2)
-        in_threads(*[lambda job=job: (gate.wait(), job()) for job in (opponent, owner)])
-        game = Game.objects.get(pk=game.pk)
-        actions = game.action_list()
-        if answers["alice"] == "resigned":
-            assert answers["bob"] == "game_over" and actions == ["c3"]
-            assert (game.reason, game.winner) == ("resign", 1)
-        else:
-            assert answers == {"bob": "played", "alice": "stale"}
-            assert actions == ["c3", "e5", "a1"] and game.is_active
-        # Nothing stored after the end, whichever came first.
-        assert Action.objects.filter(game=game).count() == game.ply_count == len(actions)
+    def opponent():
+        try:
+            services.play(game.pk, bob, 1, "e5")
+            answers["bob"] = "played"
+        except PlayError as refusal:
+            answers["bob"] = refusal.code
+
+    def owner():
+        try:
+            services.resign(game.pk, alice, 1)
+            answers["alice"] = "resigned"
+        except PlayError as refusal:
+            answers["alice"] = refusal.code
+
+    gate = threading.Barrier(2)
+    in_threads(*[lambda job=job: (gate.wait(), job()) for job in (opponent, owner)])
+    game = Game.objects.get(pk=game.pk)
+    actions = game.action_list()
+    if answers["alice"] == "resigned":
+        assert answers["bob"] == "game_over" and actions == ["c3"]
+        assert (game.reason, game.winner) == ("resign", 1)
+    else:
+        assert answers == {"bob": "played", "alice": "stale"}
+        assert actions == ["c3", "e5", "a1"] and game.is_active
+    # Nothing stored after the end, whichever came first.
+    assert Action.objects.filter(game=game).count() == game.ply_count == len(actions)
+    return game
