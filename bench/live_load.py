@@ -556,14 +556,20 @@ def main(argv=None):
             args.json.write_text(json.dumps(results, indent=1))
         return results
     finally:
-        for server in list(LIVE_SERVERS):
-            server.stop()
-        for backend in backends:
-            backend.cleanup()
-        if args.keep:
-            print(f"servers' logs kept in {scratch}", file=sys.stderr)
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+        tear_down(backends, scratch, args.keep)
+
+
+def tear_down(backends, scratch, keep):
+    """Stop every server still running, drop the backends' scratch databases, and remove the
+    servers' logs unless `keep`."""
+    for server in list(LIVE_SERVERS):
+        server.stop()
+    for backend in backends:
+        backend.cleanup()
+    if keep:
+        print(f"servers' logs kept in {scratch}", file=sys.stderr)
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ import random
 import resource
 import sys
 import tempfile
-import shutil
 import time
 from pathlib import Path
 
@@ -226,13 +225,7 @@ def main(argv=None):
             args.json.write_text(json.dumps(results, indent=1))
         return results
     finally:
-        for server in list(live_load.LIVE_SERVERS):
-            server.stop()
-        backend.cleanup()
-        if args.keep:
-            print(f"servers' logs kept in {scratch}", file=sys.stderr)
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+        live_load.tear_down([backend], scratch, args.keep)
 
 
 if __name__ == "__main__":
