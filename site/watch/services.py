@@ -78,6 +78,7 @@ def row_of(game, now=None):
     """A game in progress as the Watch list shows it (JSON-ready): with its clocks (as of
     `clocks.server_time`) and how many watch it, as on the game page."""
     now = now or timezone.now()
+    prefetch(game.players())  # both badges in one query (a no-op for a listed game: rows())
     clocks = clocks_of(game, now)
     watchers = getattr(game, "watchers", None)
     if watchers is None:
