@@ -3,6 +3,7 @@ one Daphne process, driven by Locust (40 visitors with no think time, headless).
 
     python bench/pages_load.py                          # this checkout, 43 finished games
     python bench/pages_load.py --archived 100000        # and 100,000 archived games beside them
+    python bench/pages_load.py --playing 2000           # and 2,000 more games in progress
     python bench/pages_load.py --site /tmp/old --site .  # two checkouts, one after the other
     python bench/pages_load.py --smoke                  # a tiny shape (tests/bench)
 
@@ -51,6 +52,8 @@ def parse_args():
     parser.add_argument("--finished", type=int, default=43)
     parser.add_argument("--live", type=int, default=25)
     parser.add_argument("--archived", type=int, default=0)
+    parser.add_argument("--playing", type=int, default=0,
+                        help="more games in progress, as rows only (Watch on a big site)")
     parser.add_argument("--users", type=int, default=40, help="concurrent visitors")
     parser.add_argument("--duration", type=float, default=20, help="seconds measured per load")
     parser.add_argument("--warmup", type=float, default=3, help="seconds of load not counted")
@@ -97,7 +100,8 @@ class Site:
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], **run)
         plan, result = self.scratch / "plan.json", self.scratch / "games.json"
         plan.write_text(json.dumps({"finished": self.args.finished, "live": self.args.live,
-                                    "archived": self.args.archived}))
+                                    "archived": self.args.archived,
+                                    "playing": self.args.playing}))
         subprocess.run([sys.executable, str(HERE / "pages_setup.py"), str(plan), str(result)], **run)
         self.games = json.loads(result.read_text())
 
@@ -215,7 +219,7 @@ def main():
     os.environ.pop("DJANGO_SETTINGS_MODULE", None)
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; server on core {server_core}, "
           f"load on core {load_core}; {args.finished} finished games, {args.live} in progress, "
-          f"{args.archived} archived; {args.users} visitors, {args.duration:g} s measured")
+          f"{args.archived} archived, {args.playing} more in progress; {args.users} visitors, {args.duration:g} s measured")
     results = [measure(checkout, args, server_core, load_core) for checkout in args.site]
 
     names = [name for name, _ in ALONE]

@@ -6,14 +6,16 @@ Watch, and optionally many archived games.
 Run with the environment of the Tessera server to be measured (DATABASE_URL, SECRET_KEY, ...)
 and that checkout's site/ on PYTHONPATH, like bench/tessera_setup.py. PLAN.json:
 
-    {"finished": 43, "live": 25, "archived": 0}
+    {"finished": 43, "live": 25, "archived": 0, "playing": 0}
 
 `finished` games are played to their end through play's services with random legal moves (so
 their records, ratings and explorer counts are the ones real games leave), cycling through the
 four games; `live` games are left a few moves in (Watch lists them); `archived` more finished
 games are written in bulk (rows only, no moves, finished before the played ones, as
 bench/archive_query.py makes them), so the Archive's query runs over that many games while its
-first page shows the played ones. RESULT.json:
+first page shows the played ones; `playing` more games in progress are written the same way
+(rows at their first position, no moves, started and saved now: within the liveliness
+window, and the newest of Watch's list), for Watch's ranking on a big site. RESULT.json:
 
     {"finished": [id, ...], "live": [id, ...], "players": [username, ...]}
 """
@@ -89,6 +91,23 @@ def archived(count, people, rng):
     Game.objects.bulk_create(rows)
 
 
+def playing(count, people, rng):
+    """`count` games in progress as rows only: no moves yet, started and saved now."""
+    from play.clock import TimeControl
+    from play.models import Game
+    untimed = TimeControl.untimed()
+    rows = []
+    for _ in range(count):
+        name, options = KINDS[rng.randrange(len(KINDS))]
+        first, second = rng.sample(people, 2)
+        rows.append(Game(game=name, options=options, player0_id=first.pk, player1_id=second.pk,
+                         status=Game.ACTIVE, time_kind=untimed.kind, ply_count=0))
+        if len(rows) == 5000:
+            Game.objects.bulk_create(rows)
+            rows = []
+    Game.objects.bulk_create(rows)
+
+
 def main(plan_path, result_path):
     setup_django()
     plan = json.loads(open(plan_path).read())
@@ -96,6 +115,8 @@ def main(plan_path, result_path):
     people = players()
     if plan.get("archived"):
         archived(plan["archived"], people, rng)
+    if plan.get("playing"):
+        playing(plan["playing"], people, rng)
     finished = [play(start(rng, people, k), rng).pk for k in range(plan.get("finished", 43))]
     live = [play(start(rng, people, k), rng, stop_at=rng.randrange(2, 8)).pk
             for k in range(plan.get("live", 25))]

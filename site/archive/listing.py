@@ -52,9 +52,12 @@ ROW_TIMEOUT = 7 * 24 * 3600
 
 
 def seats(game):
-    """The players, with their ratings: a rated game's rows (prefetched as rating_changes)
-    say what it did to them."""
-    changes = {change.player_index: change for change in game.rating_changes.all()}
+    """The players, with their ratings: a rated game's rows (read with the page as
+    page_changes, queries.page_of) say what it did to them."""
+    found = getattr(game, "page_changes", None)
+    if found is None:
+        found = game.rating_changes.all()
+    changes = {change.player_index: change for change in found}
     shown = []
     for seat in game.seats():
         change = changes.get(seat.index)

@@ -5,9 +5,19 @@ size or variant and the dates are equalities or ranges on indexed columns, and t
 (finished_at, id) follows the indexes, so a page is read off an index instead of sorting every
 finished game; result and ending narrow those rows down. bench/archive_query.py shows the
 plans and timings on 100,000 games.
+
+The count of a search (the paginator's "N games · page X of Y") has no such shortcut: it reads
+every matching entry, 50-140 ms on 100,000 games in SQLite. So it is kept in Django's cache,
+keyed by the search and by the archive's stamp (the finished game saved last: a game that
+ends is saved, and so is one written or changed by hand), and counted again only when a game
+has finished since, or after COUNT_TIMEOUT (a deleted game, whose account went, changes no
+stamp).
 """
+import hashlib
+
 from datetime import datetime, time, timedelta
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.utils import timezone
@@ -16,9 +26,12 @@ from archive.forms import VARIANT_GAME
 from bots.services import archive_filter as exhibition_condition
 from play.models import Game
 from ratings.display import prefetch
+from ratings.models import RatingChange
 
 PER_PAGE = 25
 NEWEST_FIRST = ("-finished_at", "-id")
+# A kept count is recounted after this long even if no game finished (see the module's note).
+COUNT_TIMEOUT = 600
 
 
 def day_start(date):
@@ -72,20 +85,59 @@ def result_condition(result, player):
     return Q()
 
 
+def stamp():
+    """The finished game saved last (id and time), read off the (status, updated_at) index:
+    any change to the finished games but a deletion changes it."""
+    newest = (Game.objects.filter(status=Game.FINISHED).order_by("-updated_at")
+              .values_list("pk", "updated_at").first())
+    return newest and (newest[0], newest[1].isoformat())
+
+
+def search_key(filters):
+    """The filters as text: a player or an event by its id."""
+    return repr(sorted((name, getattr(value, "pk", value)) for name, value in filters.items()
+                       if value not in (None, "")))
+
+
+def count_of(filters, ids):
+    """How many games match `filters` (`ids`: their query), kept until a game finishes."""
+    shown = repr((search_key(filters), stamp()))
+    key = f"archive:count:{hashlib.sha1(shown.encode()).hexdigest()}"
+    count = cache.get(key)
+    if count is None:
+        count = ids.count()
+        cache.set(key, count, COUNT_TIMEOUT)
+    return count
+
+
+class Counted(Paginator):
+    """A paginator told its count (count_of) instead of counting."""
+
+    def __init__(self, object_list, per_page, count):
+        super().__init__(object_list, per_page)
+        self.count = count  # Paginator.count is a cached_property: this is its value
+
+
 def page_of(filters, number, per_page=PER_PAGE):
     """One page of matching games, with their players, for the Archive list.
 
-    The paginator counts and slices the ids only, which the indexes answer without reading
-    the game rows (this matters deep in the list, where OFFSET skips thousands of entries);
-    then the page's own 25 rows are read by primary key."""
+    The paginator slices the ids only, which the indexes answer without reading the game rows
+    (this matters deep in the list, where OFFSET skips thousands of entries), and is told the
+    count (count_of: kept); then the page's own 25 rows are read by primary key."""
     ids = matching(filters).values_list("id", flat=True)
-    page = Paginator(ids, per_page).get_page(number)
+    page = Counted(ids, per_page, count_of(filters, ids)).get_page(number)
     wanted = list(page.object_list)
     # Ratings beside the names: the rated games' changes and the players' ratings, one query
     # each for the whole page.
     # The event each game was played in (its name on the row) comes in the same query.
-    rows = (Game.objects.with_players().select_related("pairing__tournament")
-            .prefetch_related("rating_changes").in_bulk(wanted))
+    rows = Game.objects.with_players().select_related("pairing__tournament").in_bulk(wanted)
+    # The rated games' changes in one plain query (prefetch_related would build a queryset per
+    # game): listing.seats reads them as page_changes.
+    changes = {pk: [] for pk in rows}
+    for change in RatingChange.objects.filter(played_id__in=wanted):
+        changes[change.played_id].append(change)
+    for pk, game in rows.items():
+        game.page_changes = changes[pk]
     prefetch([player for game in rows.values() for player in game.players()])
     page.object_list = [rows[pk] for pk in wanted if pk in rows]
     return page

@@ -155,8 +155,11 @@ def seat_players(found):
 def fresh_copy(user):
     """A copy of a cached user row of its own: what callers cache on it (their ratings,
     ratings.display) must not outlive the call or leak to another thread."""
+    from ratings.display import KEPT
+
     clone = copy.copy(user)
     clone.__dict__.pop("_prefetched_objects_cache", None)
+    clone.__dict__.pop(KEPT, None)
     return clone
 
 

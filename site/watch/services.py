@@ -78,6 +78,7 @@ def row_of(game, now=None):
     """A game in progress as the Watch list shows it (JSON-ready): with its clocks (as of
     `clocks.server_time`) and how many watch it, as on the game page."""
     now = now or timezone.now()
+    prefetch(game.players())  # both badges in one query (a no-op for a listed game: rows())
     clocks = clocks_of(game, now)
     watchers = getattr(game, "watchers", None)
     if watchers is None:
@@ -144,7 +145,12 @@ def page_rows(rows):
 
 def rows(kind=None, limit=LIMIT):
     now = timezone.now()
-    found = list(newest_first(live_games(kind), now)[:limit])
+    # The newest games' ids first, then those games with their watchers: annotated in one
+    # query with the ordering and the limit, the watchers' subquery ran for every game in
+    # progress before the sort (250 ms with 2,000 of them, bench/pages_load.py --playing).
+    newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
+                  [:limit])
+    found = list(newest_first(Game.objects.filter(pk__in=newest), now))
     prefetch([player for game in found for player in game.players()])
     return [row_of(game, now) for game in found]
 
@@ -188,10 +194,46 @@ def featured(kind=None, keep=None):
     that game is still in progress and passes the filter, else the liveliest. A featured game
     stays until it ends, so the big board does not jump between two equally busy games."""
     if keep is not None:
-        kept = live_games(kind).with_players().filter(pk=keep).first()
+        kept = in_progress(keep, kind)
         if kept is not None:
             return kept
     return liveliest(kind)
+
+
+def in_progress(pk, kind=None):
+    """Game `pk` if it is in progress (and of `kind`), else None: read by its key alone (with
+    the status in the same query, SQLite may walk the status index over every game in
+    progress instead)."""
+    game = Game.objects.with_players().filter(pk=pk).first()
+    if game is None or not game.is_active or (kind and game.game != kind):
+        return None
+    return game
+
+
+# How long the Watch page shows the same pick of liveliest() (seconds): ranking every game in
+# progress costs about 1/10 ms a game (200 ms with 2,000 in SQLite, bench/pages_load.py
+# --playing); the page's script keeps the featured game live from then on (the socket's
+# listing, with `keep`).
+PICK_FRESH = 5
+
+
+def page_featured(kind=None):
+    """The featured game of a Watch page served by the server: liveliest(), ranked at most
+    once every PICK_FRESH seconds per filter (in Django's cache: shared by the processes);
+    in between, the same game while it is still in progress."""
+    key = f"watch:pick:{kind or ''}"
+    pick = cache.get(key)
+    if pick is not None:
+        pk, started = pick
+        kept = in_progress(pk, kind)
+        # The start time too: a game id alone may be another game's after a database was
+        # emptied (tests).
+        if kept is not None and kept.created_at.isoformat() == started:
+            return kept
+    best = liveliest(kind)
+    if best is not None:
+        cache.set(key, (best.pk, best.created_at.isoformat()), PICK_FRESH)
+    return best
 
 
 def featured_row(kind=None, keep=None):

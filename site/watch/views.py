@@ -12,7 +12,7 @@ from watch.forms import WatchFilter
 def watch(request):
     form = WatchFilter.from_query(request.GET)
     kind = form.kind()
-    featured = services.featured(kind)
+    featured = services.page_featured(kind)
     row = services.row_of(featured) if featured else None
     rows = services.rows(kind)
     context = {

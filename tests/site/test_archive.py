@@ -123,12 +123,33 @@ def test_thumbnails_are_the_final_position(client, shelf):
         assert '<text class="caption"' not in text  # and the ending's words
 
 
+def counted(queries):
+    return [q["sql"] for q in queries if "COUNT(" in q["sql"]]
+
+
+def test_a_searchs_count_is_kept_until_a_game_finishes(client, shelf, players):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    assert client.get("/archive/").context["page"].paginator.count == 7
+    assert client.get("/archive/?game=hadron").context["page"].paginator.count == 3
+    with CaptureQueriesContext(connection) as again:
+        assert client.get("/archive/").context["page"].paginator.count == 7
+    assert counted(again.captured_queries) == []
+    finished("hadron", (players["dave"], players["bob"]), {"size": 5}, seed=8,
+             when=date(2024, 1, 1))  # finished now, dated before all the others
+    assert client.get("/archive/").context["page"].paginator.count == 8
+    assert client.get("/archive/?game=hadron").context["page"].paginator.count == 4
+    assert client.get("/archive/?game=tripen").context["page"].paginator.count == 1
+
+
 def test_a_page_of_rows_does_not_replay_games(client, shelf, django_assert_max_num_queries):
     # The list itself needs a fixed handful of queries whatever the number of rows: the
     # count, the page's ids, the page's games with their players, their rating changes and
     # the players' ratings, the events of the filter (plus the bot accounts' per-process copy
-    # for the BOT mark, read at most once a minute: the test starts with it empty).
-    with django_assert_max_num_queries(7):
+    # for the BOT mark, read at most once a minute: the test starts with it empty), and the
+    # archive's stamp that the count is kept under (queries.count_of).
+    with django_assert_max_num_queries(8):
         client.get("/archive/")
     game = shelf["tripen"]
     url = f"/game/{game.pk}/position/{game.ply_count}.svg?labels=0"

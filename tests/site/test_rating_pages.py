@@ -52,6 +52,23 @@ def test_the_leaderboard_lists_established_people_best_first(client, django_user
     assert client.get("/leaderboard/chess/").status_code == 404
 
 
+def test_the_leaderboards_take_one_query_per_game_however_many_are_listed(
+        client, django_user_model, django_assert_max_num_queries):
+    import games
+    people = django_user_model.objects.bulk_create(
+        [django_user_model(username=f"listed{k}") for k in range(12)])
+    for name in games.names():
+        for k, person in enumerate(people):
+            established(person, game=name, rating=1500 + 10 * k)
+    # One query per game's table, whatever the number of places (10 per table here, up to
+    # 100 on one game's page): the players come with their ratings, nothing is read per row.
+    with django_assert_max_num_queries(len(games.names())):
+        page = client.get("/leaderboard/").content.decode()
+    assert page.count("/u/listed11/") == len(games.names())
+    with django_assert_max_num_queries(1):
+        assert client.get("/leaderboard/hadron/").content.decode().count('<td class="num">') >= 12
+
+
 def test_the_profile_shows_each_rated_game_with_its_chart(client, alice, bob, carol):
     for opponent in (bob, carol, bob):
         game = rated_game(alice, opponent)

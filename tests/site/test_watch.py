@@ -216,6 +216,25 @@ def test_featured_game_stays_until_it_ends(users):
     assert watch.featured(keep=first.pk).pk == second.pk
 
 
+def test_the_page_ranks_once_while_its_pick_is_fresh_and_drops_a_pick_that_ended(
+        users, monkeypatch):
+    from django.core.cache import cache
+    cache.delete("watch:pick:")
+    monkeypatch.setattr(watch, "PICK_FRESH", 3600)  # fresh however slow the machine
+    alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
+    first = play(start(alice, bob), "c3", "a1", "e5")
+    ranked = []
+    liveliest = watch.liveliest
+    monkeypatch.setattr(watch, "liveliest", lambda kind=None: ranked.append(kind) or liveliest(kind))
+    assert watch.page_featured().pk == first.pk
+    second = play(start(carol, dave), "c3", "a1", "e5", "a5")  # livelier now
+    # While its pick is fresh (watch.PICK_FRESH) the page shows the same pick without ranking again.
+    assert watch.page_featured().pk == first.pk and ranked == [None]
+    resign(first, alice)
+    assert watch.page_featured().pk == second.pk and ranked == [None, None]
+    assert watch.page_featured(kind="tripen") is None
+
+
 def test_news_of_a_game(users):
     alice, bob = users("alice", "bob")
     game = start(alice, bob)
