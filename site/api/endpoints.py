@@ -147,6 +147,22 @@ class ActedOut(Schema):
     game: dict
 
 
+class GameAfterOut(Schema):
+    """The game after an action, as the socket's `action` message tells it."""
+    id: int
+    status: str
+    state: dict = Field(..., description="the position, without the board data that never "
+                                         "changes in a game (as the action message's)")
+    clocks: dict
+    result: dict | None = Field(None, description="null while the game goes on")
+
+
+class ActionOut(Schema):
+    repeat: bool = Field(..., description="the very same action was already stored at this "
+                                          "ply (a safe resend)")
+    game: GameAfterOut
+
+
 class ChallengeOut(Schema):
     challenge: dict
 
@@ -280,7 +296,7 @@ async def act(request, service, game_id, *args):
                                game_id, *args, now=now)
 
 
-@api.post("/games/{int:game_id}/play", response={200: ActedOut, 403: ErrorOut, 404: ErrorOut,
+@api.post("/games/{int:game_id}/play", response={200: ActionOut, 403: ErrorOut, 404: ErrorOut,
                                                 409: ErrorOut, 422: ErrorOut}, tags=["play"],
           auth=ON_LOOP)
 async def play(request, game_id: int, body: PlayIn):
@@ -289,14 +305,14 @@ async def play(request, game_id: int, body: PlayIn):
     return await act(request, play_services.play, game_id, body.ply, body.action)
 
 
-@api.post("/games/{int:game_id}/resign", response={200: ActedOut, 403: ErrorOut,
+@api.post("/games/{int:game_id}/resign", response={200: ActionOut, 403: ErrorOut,
                                                   404: ErrorOut, 409: ErrorOut}, tags=["play"],
           auth=ON_LOOP)
 async def resign(request, game_id: int, body: PlyIn):
     return await act(request, play_services.resign, game_id, body.ply)
 
 
-@api.post("/games/{int:game_id}/abort", response={200: ActedOut, 403: ErrorOut,
+@api.post("/games/{int:game_id}/abort", response={200: ActionOut, 403: ErrorOut,
                                                  404: ErrorOut, 409: ErrorOut}, tags=["play"],
           auth=ON_LOOP)
 async def abort(request, game_id: int, body: PlyIn):
