@@ -21,6 +21,7 @@ from api.tokens import is_bot_account
 from archive import exports, queries
 from archive.forms import ArchiveFilter
 from live import groups, lanes
+from live.outbox import encoded
 from live.sockets import Refusal
 from lobby import listing as lobby_listing, services as lobby_services
 from lobby.forms import ChallengeForm, ProposalForm
@@ -290,10 +291,13 @@ def action_job(who, service, game_id, *args, now):
 async def act(request, service, game_id, *args):
     """Run `service` as the game socket runs its actions: in the game's lane (live.lanes:
     after this process's earlier changes to the game, socket or API, on a writer thread with
-    its kept connection), judged at the moment the request arrived."""
+    its kept connection), judged at the moment the request arrived. The answer is written
+    here, as the socket's messages are (live.outbox.encoded), not checked again against
+    ActionOut by ninja: action_job makes exactly that shape (tests/ws/test_api_door.py)."""
     now = timezone.now()
-    return await lanes.in_lane(("game", game_id), action_job, caller(request), service,
-                               game_id, *args, now=now)
+    answer = await lanes.in_lane(("game", game_id), action_job, caller(request), service,
+                                 game_id, *args, now=now)
+    return HttpResponse(encoded(answer), content_type="application/json")
 
 
 @api.post("/games/{int:game_id}/play", response={200: ActionOut, 403: ErrorOut, 404: ErrorOut,
