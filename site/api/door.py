@@ -32,7 +32,7 @@ from ops import context, metrics
 
 logger = logging.getLogger("django.request")
 
-ACTION = re.compile(r"/api/v1/games/\d+/(play|resign|abort)")
+ACTION = re.compile(r"/api/v1/games/(?P<game_id>\d+)/(?P<action>play|resign|abort)")
 BEARER = b"bearer "
 
 
@@ -56,12 +56,12 @@ def resolved(path):
     """What Django's resolve(path) gives, its view found once per action: resolving a path
     walks the site's whole URL configuration."""
     found = ACTION.fullmatch(path)
-    view = _views.get(found[1])
+    view = _views.get(found["action"])
     if view is None:
         match = resolve(path)
-        _views[found[1]] = match.func
+        _views[found["action"]] = match.func
         return match
-    return ResolverMatch(view, (), {"game_id": int(path.split("/")[4])})
+    return ResolverMatch(view, (), {"game_id": int(found["game_id"])})
 
 
 class ActionDoor:
@@ -75,21 +75,21 @@ class ActionDoor:
     async def __call__(self, scope, receive, send):
         if not takes(scope):
             return await self.django(scope, receive, send)
-        body = await self.read_body(scope, receive)
+        body = await self.read_body(receive)
         if body is None:
             return
         request = ASGIRequest(scope, body)
         if too_large(request) or len(body.getvalue()) > settings.API_MAX_BODY:
-            response = JsonResponse({"error": "too_large", "message": f"the body is over "
-                                                                      f"{settings.API_MAX_BODY} bytes"},
-                                    status=413)
+            limit = settings.API_MAX_BODY
+            response = JsonResponse({"error": "too_large",
+                                     "message": f"the body is over {limit} bytes"}, status=413)
         else:
             response = await self.answer(request)
         response = self.security.process_response(request, response)
         metrics.http_answered(response.status_code)
         await self.django.send_response(response, send)
 
-    async def read_body(self, scope, receive):
+    async def read_body(self, receive):
         """The body, reading no more than API_MAX_BODY and one byte (None: the client left)."""
         body, size = io.BytesIO(), 0
         while True:
