@@ -7,17 +7,21 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Body, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from pydantic import Field, StrictInt, StrictStr
 
 from api import streams
-from api.auth import ApiError, CookieAuth, TokenAuth, caller, require, require_player
+from api import tokens
+from api.auth import (ApiError, CookieAuth, TokenAuth, caller, require, require_player,
+                      unknown_token)
 from api.models import Scope
 from api.tokens import is_bot_account
 from archive import exports, queries
 from archive.forms import ArchiveFilter
-from live import groups
+from live import groups, lanes
+from live.outbox import encoded
 from live.sockets import Refusal
 from lobby import listing as lobby_listing, services as lobby_services
 from lobby.forms import ChallengeForm, ProposalForm
@@ -144,6 +148,22 @@ class ActedOut(Schema):
     game: dict
 
 
+class GameAfterOut(Schema):
+    """The game after an action, as the socket's `action` message tells it."""
+    id: int
+    status: str
+    state: dict = Field(..., description="the position, without the board data that never "
+                                         "changes in a game (as the action message's)")
+    clocks: dict
+    result: dict | None = Field(None, description="null while the game goes on")
+
+
+class ActionOut(Schema):
+    repeat: bool = Field(..., description="the very same action was already stored at this "
+                                          "ply (a safe resend)")
+    game: GameAfterOut
+
+
 class ChallengeOut(Schema):
     challenge: dict
 
@@ -232,6 +252,11 @@ def game_export(request, game_id: int, format: str = "txt"):
 
 # -- game actions (play.services, as the socket) ----------------------------------------------
 
+# The token's way in for the game actions: async views (below), which find the token without
+# leaving the event loop (api.auth.TokenAuth); the cookie's way in stays the same.
+ON_LOOP = [TokenAuth(on_loop=True), CookieAuth()]
+
+
 def acted(game_id, user, messages):
     return {"repeat": any(m.get("type") == "repeat" for m in messages or ()),
             "game": play_services.snapshot_for(game_id, user)}
@@ -242,30 +267,60 @@ def existing(game_id):
         raise ApiError("not_found", "No such game.", 404)
 
 
-@api.post("/games/{int:game_id}/play", response={200: ActedOut, 403: ErrorOut, 404: ErrorOut,
-                                                409: ErrorOut, 422: ErrorOut}, tags=["play"])
-def play(request, game_id: int, body: PlayIn):
-    """Make one action at `ply` (the socket's `play`: same checks, same codes)."""
-    who = require_player(request)
-    existing(game_id)
-    return acted(game_id, who.user,
-                 play_services.play(game_id, who.user, body.ply, body.action))
+def action_job(who, service, game_id, *args, now):
+    """(a writer thread, in the game's lane) The API's game action: the token still holds
+    (one read: a revoked or expired token fails at once, as on the socket), the caller may
+    act (require_player, with the bot mark read now), then the socket's own service, then
+    the answer: the game as it stands after the action (play.services.acted_game)."""
+    if who.token is not None:
+        bot = tokens.standing(who.token.pk)
+        if bot is None:
+            tokens.forget(who.token.pk)
+            raise unknown_token()
+    else:
+        bot = is_bot_account(who.user)
+    require_player(who, bot=bot)
+    try:
+        messages = service(game_id, who.user, *args, now=now)
+    except Game.DoesNotExist:
+        raise ApiError("not_found", "No such game.", 404)
+    return {"repeat": any(m.get("type") == "repeat" for m in messages),
+            "game": play_services.acted_game(game_id)}
 
 
-@api.post("/games/{int:game_id}/resign", response={200: ActedOut, 403: ErrorOut,
-                                                  404: ErrorOut, 409: ErrorOut}, tags=["play"])
-def resign(request, game_id: int, body: PlyIn):
-    who = require_player(request)
-    existing(game_id)
-    return acted(game_id, who.user, play_services.resign(game_id, who.user, body.ply))
+async def act(request, service, game_id, *args):
+    """Run `service` as the game socket runs its actions: in the game's lane (live.lanes:
+    after this process's earlier changes to the game, socket or API, on a writer thread with
+    its kept connection), judged at the moment the request arrived. The answer is written
+    here, as the socket's messages are (live.outbox.encoded), not checked again against
+    ActionOut by ninja: action_job makes exactly that shape (tests/ws/test_api_door.py)."""
+    now = timezone.now()
+    answer = await lanes.in_lane(("game", game_id), action_job, caller(request), service,
+                                 game_id, *args, now=now)
+    return HttpResponse(encoded(answer), content_type="application/json")
 
 
-@api.post("/games/{int:game_id}/abort", response={200: ActedOut, 403: ErrorOut,
-                                                 404: ErrorOut, 409: ErrorOut}, tags=["play"])
-def abort(request, game_id: int, body: PlyIn):
-    who = require_player(request)
-    existing(game_id)
-    return acted(game_id, who.user, play_services.abort(game_id, who.user, body.ply))
+@api.post("/games/{int:game_id}/play", response={200: ActionOut, 403: ErrorOut, 404: ErrorOut,
+                                                409: ErrorOut, 422: ErrorOut}, tags=["play"],
+          auth=ON_LOOP)
+async def play(request, game_id: int, body: PlayIn):
+    """Make one action at `ply` (the socket's `play`: same checks, same codes). The answer's
+    `game` is the game after it, as the socket's `action` message tells it (docs/api.md)."""
+    return await act(request, play_services.play, game_id, body.ply, body.action)
+
+
+@api.post("/games/{int:game_id}/resign", response={200: ActionOut, 403: ErrorOut,
+                                                  404: ErrorOut, 409: ErrorOut}, tags=["play"],
+          auth=ON_LOOP)
+async def resign(request, game_id: int, body: PlyIn):
+    return await act(request, play_services.resign, game_id, body.ply)
+
+
+@api.post("/games/{int:game_id}/abort", response={200: ActionOut, 403: ErrorOut,
+                                                 404: ErrorOut, 409: ErrorOut}, tags=["play"],
+          auth=ON_LOOP)
+async def abort(request, game_id: int, body: PlyIn):
+    return await act(request, play_services.abort, game_id, body.ply)
 
 
 class ChatIn(Schema):
@@ -279,7 +334,8 @@ def chat(request, game_id: int, body: ChatIn):
     """Write a line in the game's chat (the socket's `chat`: the players' room for a player,
     the spectators' for anyone else; same checks, same codes). The line reaches the game's
     sockets and streams as a `chat` message; the answer's snapshot has it in its `chat`."""
-    who = require_player(request)
+    who = caller(request)
+    require_player(who, bot=is_bot_account(who.user))
     existing(game_id)
     return acted(game_id, who.user, talk_services.add_line(
         game_id, who.user, talk_services.clean_text(body.text)))

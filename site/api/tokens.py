@@ -1,15 +1,19 @@
 """Making, finding and revoking personal API tokens (api.models.ApiToken)."""
 import hashlib
 import secrets
+import threading
 import time
 from datetime import timedelta
+from functools import lru_cache
 
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.utils import timezone
 
 from api.models import ApiToken, BotAccount, Scope, live_tokens
 from live import groups, outbox
 from live.auth import TokenGrant
+from live.sql import column, fetch, prepared, table
 
 # Recognisable in a leaked-secrets scan, like GitHub's "ghp_".
 SECRET_PREFIX = "tsr_"
@@ -67,6 +71,68 @@ def find(secret):
     return token
 
 
+# The game actions of the API (api.endpoints.act) find their token in a per-process copy
+# (digest -> the ApiToken, its user with it), kept this long, so that a request costs no
+# database hop before its action: the action's own job asks the database whether the token
+# still holds (standing(), one read beside the action's, as the game socket does with its
+# token), so a revocation or an expiry still refuses the very next action. A copy older than
+# this is found again (find(): which also records the use, at most once a minute).
+GRANT_SECONDS = USE_RESOLUTION_SECONDS
+GRANTS_KEPT = 10_000
+_grants = {}  # digest -> (ApiToken, when it was found: time.monotonic())
+_grants_lock = threading.Lock()
+
+
+def kept(secret):
+    """(digest, the ApiToken of `secret` from this process's copy, or None when there is none
+    young enough). Any thread: only a dict read."""
+    digest = digest_of(secret)
+    with _grants_lock:
+        found = _grants.get(digest)
+    if found is None or time.monotonic() - found[1] > GRANT_SECONDS:
+        return digest, None
+    return digest, found[0]
+
+
+def keep(digest, token):
+    with _grants_lock:
+        if len(_grants) >= GRANTS_KEPT:
+            _grants.clear()
+        _grants[digest] = (token, time.monotonic())
+
+
+def forget(token_id):
+    """Drop the copy of a token this process knows is no longer live."""
+    with _grants_lock:
+        for digest, (token, _) in list(_grants.items()):
+            if token.pk == token_id:
+                del _grants[digest]
+
+
+def standing(token_id):
+    """(database thread) None when the token no longer works (revoked, expired, its owner
+    inactive); else whether its owner is a bot account. One statement, written once
+    (live.sql), for every action made with a token (the API's and the game socket's)."""
+    sql, expires = _standing_sql(connection.vendor)
+    rows = fetch(sql, [token_id, prepared(expires, timezone.now())])
+    return None if not rows else rows[0][0] is not None
+
+
+@lru_cache(maxsize=None)
+def _standing_sql(vendor):
+    user = get_user_model()
+    return ("SELECT b.{bot_id} FROM {tokens} t JOIN {users} u ON u.{user_pk} = t.{owner} "
+            "LEFT JOIN {bots} b ON b.{bot_user} = t.{owner} "
+            "WHERE t.{pk} = %s AND t.{revoked} IS NULL AND u.{active} "
+            "AND (t.{expires} IS NULL OR t.{expires} > %s)").format(
+        bot_id=column(BotAccount, "id"), tokens=table(ApiToken), users=table(user),
+        user_pk=column(user, user._meta.pk.name), owner=column(ApiToken, "user"),
+        bots=table(BotAccount), bot_user=column(BotAccount, "user"),
+        pk=column(ApiToken, "id"), revoked=column(ApiToken, "revoked_at"),
+        active=column(user, "is_active"), expires=column(ApiToken, "expires_at"),
+    ), ApiToken._meta.get_field("expires_at")
+
+
 def revoke(user, token_id):
     """Revoke one of `user`'s tokens; False when it has no such live token. Requests with it
     fail from now on (find() reads the table every time); the sockets and API streams open
@@ -76,13 +142,15 @@ def revoke(user, token_id):
                        .update(revoked_at=timezone.now()))
         if revoked:
             outbox.send_after_commit(groups.token(token_id), {"type": "token.revoked"})
+    if revoked:
+        forget(token_id)
     return revoked
 
 
 def holds(token_id):
     """Whether the token is still live (not revoked, not expired) and its owner active (for
     an open socket or stream)."""
-    return ApiToken.objects.filter(live_tokens(), pk=token_id).exists()
+    return standing(token_id) is not None
 
 
 def socket_grant(secret):

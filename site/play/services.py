@@ -107,6 +107,19 @@ def game_and_snapshot(game_id, user=None):
     return game, snapshot(game, user)
 
 
+def acted_game(game_id, now=None):
+    """What the one who just acted needs of the game (the HTTP API's answer to an action):
+    what the socket's `action` message tells (the position without its static board data,
+    the clocks, the result), with the game's id and status; one read of the game row, the
+    position from the process's cache. Not the snapshot: no players, presence, chat or
+    ratings."""
+    game = load(game_id)
+    now = now or timezone.now()
+    return {"id": game.pk, "status": game.status,
+            "state": positions.live_dict(game, game.state()),
+            "clocks": clocks_of(game, now), "result": result_of(game)}
+
+
 def join(game_id, channel_name, user):
     """A socket opened on the game page: count it and return the snapshot it starts from.
     It writes presence rows only: a lapsed game is ended by the room, in the game's lane."""

@@ -295,7 +295,8 @@ CACHES = {
                 "LOCATION": "limits"}),
 }
 RATELIMIT_USE_CACHE = "limits"
-# Requests per API token (django-ratelimit's "count/period"), and the largest API body.
+# Requests per API token ("count/period", counted in each server process: api.limits), and
+# the largest API body.
 API_TOKEN_RATE = os.environ.get("API_TOKEN_RATE", "120/m")
 API_MAX_BODY = 16 * 1024
 # Whether bot accounts (api.BotAccount) may play rated games: an operator who wants the

@@ -13,6 +13,10 @@ from play.models import Action, Game
 from tests.site.played import finished, start
 
 pytestmark = pytest.mark.django_db
+# The game actions (play, resign, abort) run as the game socket's do: on the live path's
+# database threads (live.lanes), each with its own connection, which sees only committed
+# rows: their tests commit (a transaction test case) instead of running in one transaction.
+acts = pytest.mark.django_db(transaction=True)
 
 ALL = ["read", "play", "challenge"]
 
@@ -147,6 +151,7 @@ def test_the_token_is_never_read_from_the_url(client, alice):
             401, "login_required")
 
 
+@acts
 def test_cookie_requests_need_csrf_and_token_requests_do_not(alice, bob):
     from django.test import Client
 
@@ -224,6 +229,7 @@ def test_reading_needs_the_read_scope(client, alice, bob):
 
 # -- game actions ------------------------------------------------------------------------------
 
+@acts
 def test_play_resign_through_the_api(client, alice, bob):
     game = start(alice, bob)
     a, b = token_for(alice, ["play"]), token_for(bob, ["play"])
@@ -251,6 +257,7 @@ def test_play_resign_through_the_api(client, alice, bob):
                  body={"ply": 2, "action": "c3"}), 409, "game_over")
 
 
+@acts
 def test_abort_through_the_api(client, alice, bob):
     game = start(alice, bob)
     answer = call(client, "post", f"/api/v1/games/{game.pk}/abort", token_for(bob, ["play"]),
@@ -290,6 +297,7 @@ def test_chat_through_the_api(client, alice, bob, carol, settings):
             404, "not_found")
 
 
+@acts
 def test_a_read_token_cannot_play(client, alice, bob):
     game = start(alice, bob)
     refused(call(client, "post", f"/api/v1/games/{game.pk}/play", token_for(alice, ["read"]),
@@ -314,6 +322,7 @@ def test_no_token_reads_another_players_premove(client, alice, bob, carol):
         assert seen.status_code == 200 and seen.json()["premove"] is None, seen.json()
 
 
+@acts
 def test_nobody_acts_in_another_players_game(client, alice, bob, carol):
     game = start(alice, bob)
     secret = token_for(carol, ["play"])
@@ -325,6 +334,7 @@ def test_nobody_acts_in_another_players_game(client, alice, bob, carol):
     assert game.status == "active" and game.ply_count == 0
 
 
+@acts
 @pytest.mark.parametrize("body, code", [
     ("{not json", "bad_json"),
     ("[1, 2]", "bad_message"),
@@ -341,6 +351,7 @@ def test_bad_bodies_are_refused_and_change_nothing(client, alice, bob, body, cod
     assert not Action.objects.exists()
 
 
+@acts
 def test_an_oversized_body_is_refused(client, alice, bob):
     game = start(alice, bob)
     body = json.dumps({"ply": 0, "action": "a1", "pad": "x" * 20_000})
@@ -453,6 +464,7 @@ def test_challenges_need_their_scope_and_valid_fields(client, alice, bob):
 
 # -- bot accounts ------------------------------------------------------------------------------
 
+@acts
 def test_a_fresh_account_becomes_a_bot_for_good(client, alice, bob):
     client.force_login(alice)
     refused_upgrade = client.post("/accounts/bot/", {})
