@@ -1,7 +1,8 @@
 """Computer players at scale: two Daphne processes on PostgreSQL and Redis, jobs on a Redis list
 served by `manage.py jobs_worker` processes, whose moves reach the sockets of both servers
-through the Redis channel layer. A worker killed mid-think loses nothing: its lease runs out,
-the sweep queues the job again, and the game gets its move once."""
+through the Redis channel layer. A worker killed mid-think loses nothing: its heartbeat stops,
+Dramatiq gives its unacked message to the next worker (no sweep of ours), and the game gets its
+move once."""
 import asyncio
 import json
 import os
@@ -23,8 +24,8 @@ from tests.ws.messages import WAIT
 pytestmark = pytest.mark.scale
 
 PASSWORD = "scale-bots-pass-6620"
-# The workers' lease and sweep, short so that a killed worker's job is retried in seconds.
-WORKER_ENV = {"JOBS_LEASE": "2", "JOBS_SWEEP": "0.5"}
+# The workers' heartbeat time-out, short so that a killed worker's job is redelivered in seconds.
+WORKER_ENV = {"JOBS_LEASE": "2"}
 
 
 class BotWorker:
@@ -112,12 +113,23 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
         "tripen", {"size": 13}, level=engine_bots.CLOCK_TOP_LEVEL, side="second", minutes=1))
     game_id = int(path.strip("/").split("/")[-1])
     layer = redis.Redis.from_url(os.environ["REDIS_URL"])
-    lease = f"{first.env['REDIS_PREFIX']}:jobs:lease:bot_move:{game_id}:0:0"
-    # Queued, no worker yet: the lease says so.
-    assert layer.get(lease) == b"queued"
+    ns = f"{first.env['REDIS_PREFIX']}:jobs"
+
+    def messages_for_the_game():
+        """The game's messages Dramatiq keeps (until acked), by id."""
+        return {key: data for key, data in layer.hgetall(f"{ns}:jobs.msgs").items()
+                if json.loads(data)["args"][1]["game"] == game_id}
+
+    def holders(message_id):
+        return [key for key in layer.scan_iter(f"{ns}:__acks__.*.jobs")
+                if layer.sismember(key, message_id)]
+
+    # Queued, no worker yet: one message, held by nobody.
+    (message_id,) = messages_for_the_game()
+    assert holders(message_id) == []
     doomed = workers(first)
     deadline = time.monotonic() + WAIT
-    while layer.get(lease) != f"{os.uname().nodename}:{doomed.process.pid}".encode():
+    while not holders(message_id):
         assert time.monotonic() < deadline, "the worker never took the job"
         time.sleep(0.02)
     doomed.process.send_signal(signal.SIGKILL)
@@ -126,14 +138,11 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
     workers(first)
     deadline = time.monotonic() + 4 * WAIT
     while (row := game_row(first, game_id))["ply"] == 0:
-        assert time.monotonic() < deadline, "the job was never retried"
+        assert time.monotonic() < deadline, "the job was never redelivered"
         time.sleep(0.5)
     assert row == {"ply": 1, "status": "active", "movers": [0]}
-    # Nothing left that could answer again: no lease, no job queued.
-    while layer.exists(lease):
-        assert time.monotonic() < deadline, "the lease outlived the job"
+    # Nothing left that could answer again: the message acked, held by nobody.
+    while message_id in messages_for_the_game() or holders(message_id):
+        assert time.monotonic() < deadline, "the message outlived the job"
         time.sleep(0.1)
-    queued = [job for line in layer.scan_iter(f"{first.env['REDIS_PREFIX']}:jobs:line:*")
-              for job in layer.lrange(line, 0, -1)]
-    assert not [job for job in queued if json.loads(job)["payload"]["game"] == game_id]
     assert game_row(first, game_id) == row
