@@ -37,6 +37,7 @@ import time
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
+from dramatiq.middleware import Middleware
 from dramatiq.common import current_millis
 from django.conf import settings
 
@@ -121,7 +122,9 @@ class FairRedisBroker(RedisBroker):
     docstring); its heartbeat time-out is JOBS_LEASE."""
 
     def __init__(self, *, url, namespace):
-        super().__init__(url=url, namespace=namespace, middleware=[],
+        # None of the library's default middleware: no retries (a failed job is logged, as in
+        # the pool), no time limit (a think is bounded by its own budget).
+        super().__init__(url=url, namespace=namespace, middleware=[Waits()],
                          heartbeat_timeout=int(settings.JOBS_LEASE * 1000))
         self.enqueue_script = self.client.register_script(ENQUEUE)
         self.fetch_script = self.client.register_script(FETCH)
@@ -227,6 +230,24 @@ class FairConsumer(_RedisConsumer):
         return super().__next__()
 
 
+class Waits(Middleware):
+    """The time from a job's sending (a computer's turn committed) to its worker starting it:
+    the histogram tessera_jobs_wait_seconds, and a line at INFO (LOG_LEVEL=INFO: the
+    benchmarks read it). Wall clocks of two processes: on two machines, as close as their
+    clocks are."""
+
+    def before_process_message(self, broker, message):
+        sent_at = message.options.get("sent_at")
+        if sent_at is None:
+            return
+        waited = max(0.0, time.time() - sent_at)
+        from ops import metrics
+
+        metrics.jobs_wait.observe(waited)
+        logger.info("job %s started %.2f ms after it was sent", message.args[0],
+                    waited * 1000, extra={"job_wait_ms": round(waited * 1000, 3)})
+
+
 _brokers = {}
 _brokers_lock = threading.Lock()
 
@@ -249,7 +270,7 @@ def enqueue(kind, payload):
     """Send the job as a message on its owner's line."""
     found = broker()
     found.get_actor(ACTOR).send_with_options(args=(kind.name, payload),
-                                             owner=kind.owner_of(payload))
+                                             owner=kind.owner_of(payload), sent_at=time.time())
 
 
 def waiting():

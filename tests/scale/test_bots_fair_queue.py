@@ -4,6 +4,7 @@ move), and a worker that died holding a job has it redelivered by the library's 
 maintenance (issue 25: no lease or sweep of ours). Against the real Redis of REDIS_URL, under
 a prefix of its own; the messages are fetched by the consumer a jobs_worker runs."""
 import os
+import threading
 import uuid
 
 import pytest
@@ -107,3 +108,39 @@ def test_metrics_count_the_jobs_waiting_in_redis(redis_queue, settings, client):
     assert waiting() == 3
     assert redis_queue.do_fetch(queue.QUEUE, 1)  # what a worker does first
     assert waiting() == 2
+
+
+answered = []
+answered_event = threading.Event()
+
+
+@jobs.job("test_fair_echo", owner=lambda payload: payload["owner"],
+          then=lambda payload, result: (answered.append(result), answered_event.set()))
+def echo(payload):
+    return {"echo": payload["n"]}
+
+
+def test_a_jobs_worker_runs_the_job_and_its_then_and_counts_its_wait(redis_queue):
+    """The Dramatiq worker of `manage.py jobs_worker` (jobs.broker.Worker), in a thread: the
+    job's result reaches its `then`, the message is acked, its wait is in the histogram."""
+    from ops import metrics
+
+    def observed():
+        return metrics.jobs_wait._sum.get(), sum(b.get() for b in metrics.jobs_wait._buckets)
+
+    before = observed()
+    worker = queue.Worker()
+    thread = threading.Thread(target=worker.run, daemon=True)
+    thread.start()
+    try:
+        answered.clear()
+        answered_event.clear()
+        queue.enqueue(jobs.kind_of("test_fair_echo"), {"n": 5, "owner": "user:9"})
+        assert answered_event.wait(60), "the worker never answered"
+        assert answered == [{"echo": 5}]
+    finally:
+        worker.stop()
+        thread.join(60)
+    assert not thread.is_alive()
+    assert redis_queue.client.hlen(f"{queue.queue_key(queue.namespace())}.msgs") == 0
+    assert observed()[1] == before[1] + 1
