@@ -29,10 +29,10 @@ WORKER_ENV = {"JOBS_LEASE": "2"}
 
 
 class BotWorker:
-    def __init__(self, server, log_path):
+    def __init__(self, server, log_path, **env):
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
-            env={**server.env, **WORKER_ENV}, stdout=open(log_path, "ab"),
+            env={**server.env, **WORKER_ENV, **env}, stdout=open(log_path, "ab"),
             stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         self.name = None
 
@@ -50,8 +50,8 @@ class BotWorker:
 def workers(tmp_path):
     started = []
 
-    def start(server):
-        worker = BotWorker(server, tmp_path / f"worker{len(started)}.log")
+    def start(server, **env):
+        worker = BotWorker(server, tmp_path / f"worker{len(started)}.log", **env)
         started.append(worker)
         return worker
 
@@ -146,3 +146,26 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
         assert time.monotonic() < deadline, "the message outlived the job"
         time.sleep(0.1)
     assert game_row(first, game_id) == row
+
+
+def test_a_jobs_workers_threads_think_at_idle_priority_on_its_cpus(scale_servers, workers):
+    """Dramatiq's threads (the worker thread, the consumers) are started after the process
+    lowered itself, and inherit its low priority and JOBS_CPUS."""
+    first, _ = scale_servers
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    worker = workers(first, JOBS_CPUS=str(cpu))
+    tasks = f"/proc/{worker.process.pid}/task"
+    deadline = time.monotonic() + WAIT
+    # The main thread, one worker thread, the consumers of the queue and of its delayed queue.
+    while len(os.listdir(tasks)) < 4:
+        assert worker.process.poll() is None, "the worker exited"
+        assert time.monotonic() < deadline, "the worker never started its threads"
+        time.sleep(0.05)
+    for tid in map(int, os.listdir(tasks)):
+        try:
+            # SCHED_IDLE, or the highest niceness where the system refuses it.
+            assert (os.sched_getscheduler(tid) == os.SCHED_IDLE
+                    or os.getpriority(os.PRIO_PROCESS, tid) == 19)
+            assert os.sched_getaffinity(tid) == {cpu}
+        except ProcessLookupError:
+            continue  # a short-lived thread, gone
