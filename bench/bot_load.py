@@ -20,11 +20,20 @@ BOT_WORKERS `manage.py jobs_worker` processes. The server (and its workers, whic
 are given the same core) are pinned to the first allowed core, the load generator to the
 second: the workers, at the lowest CPU priority, compete with the server for its own core,
 the hard case. It prints figures; it is not a test.
+
+pg1 also gives the computers' turn -> worker start: from a `bot_move` job's sending (the turn
+committed) to a jobs_worker starting it, ms p50/p99 of the jobs started in the measured
+window (the workers' INFO lines, jobs.broker.Waits). With more computer games than workers
+this is mostly the wait behind other games' thinking; `--bots 1` (a worker always free)
+gives the mechanism's own.
 """
 import argparse
 import asyncio
 import json
 import os
+import re
+import statistics
+from datetime import datetime
 import shutil
 import signal
 import subprocess
@@ -104,11 +113,29 @@ class BotWorkers:
         if core is not None and shutil.which("taskset"):
             argv = ["taskset", "-c", str(core)] + argv
         self.processes = []
-        for n in range(count):
-            with open(backend.scratch / f"{label}-worker{n}.log", "ab") as log:
+        self.logs = [backend.scratch / f"{label}-worker{n}.log" for n in range(count)]
+        # INFO: each job's wait (jobs.broker.Waits), read back by waits().
+        env = {**backend.env("tessera", label), "LOG_LEVEL": "INFO", "LOG_FORMAT": "text"}
+        for path in self.logs:
+            with open(path, "ab") as log:
                 self.processes.append(subprocess.Popen(
-                    argv, cwd=backend.site, env=backend.env("tessera", label), stdout=log,
+                    argv, cwd=backend.site, env=env, stdout=log,
                     stderr=subprocess.STDOUT, preexec_fn=live_load.die_with_parent))
+
+    WAIT_LINE = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) .*job bot_move started "
+                           r"([\d.]+) ms after it was sent")
+
+    def waits(self, start, end):
+        """The bot_move jobs' waits (ms) of the jobs started between two datetimes (local)."""
+        found = []
+        for path in self.logs:
+            for line in path.read_text(errors="replace").splitlines():
+                match = self.WAIT_LINE.match(line)
+                if match:
+                    at = datetime.strptime(match[1], "%Y-%m-%d %H:%M:%S,%f")
+                    if start <= at <= end:
+                        found.append(float(match[2]))
+        return found
 
     def stop(self):
         for process in self.processes:
@@ -136,12 +163,23 @@ def measure(args, backend, bench, bots, label):
     try:
         before, since = int(backend.python(BOT_ACTIONS, label)), time.monotonic()
         target = loadgen.Target("tessera", [s.url for s in servers])
+        load_start = datetime.now()
         stats, measured = asyncio.run(loadgen.run_load(
             target, slots, args.think, args.warmup, args.duration, live_load.sampler(servers)))
+        load_end = datetime.now()
         after = int(backend.python(BOT_ACTIONS, label))
         figures = loadgen.summary(stats, measured, args.games / args.think, args.duration)
         # The computers' actions stored a second, from just before the load to just after.
         figures["bot_actions"] = (after - before) / (time.monotonic() - since)
+        if workers:
+            workers.stop()
+            from datetime import timedelta
+
+            waits = sorted(workers.waits(load_start + timedelta(seconds=args.warmup), load_end))
+            if waits:
+                figures["job_wait"] = {
+                    "n": len(waits), "p50": statistics.median(waits),
+                    "p99": waits[min(len(waits) - 1, int(len(waits) * 0.99))], "max": waits[-1]}
         return figures
     finally:
         if workers:
@@ -172,6 +210,10 @@ def print_table(rows, args):
               f"{text(f['latency']['opponent']):>18} {text(f['latency']['spectator']):>18} "
               f"{f['bot_actions']:>11.1f} {(f'{ratio:.2f}' if ratio else '-'):>9} "
               f"{sum(f['errors'].values()) + f['stuck']}")
+    for backend, bots, f in rows:
+        for wait in f.get("job_waits", []):
+            print(f"{backend} with {bots} computer games: turn -> worker start, {wait['n']} "
+                  f"jobs, ms p50 {wait['p50']:.2f} p99 {wait['p99']:.2f} max {wait['max']:.2f}")
 
 
 def main(argv=None):
@@ -227,7 +269,10 @@ def main(argv=None):
                           f"{time.monotonic() - started:.0f} s, mover p99 "
                           f"{p99.get('p99', float('nan')):.1f} ms", file=sys.stderr, flush=True)
             for bots, figures in measured.items():
-                rows.append((name, bots, loadgen.median_summary(figures)))
+                summary = loadgen.median_summary(figures)
+                # Each run's waits as measured (not medians of percentiles).
+                summary["job_waits"] = [f["job_wait"] for f in figures if "job_wait" in f]
+                rows.append((name, bots, summary))
         print_table(rows, args)
         if args.json:
             args.json.write_text(json.dumps(rows, indent=1))

@@ -11,8 +11,10 @@ Each library gets one worker process (one thread), a trivial job (it records whe
 and the same submissions: --jobs at --rate per second. `dramatiq-wake` is Dramatiq with a
 consumer of ours that waits on a wake-up token where the library polls. `--killed MS` instead
 kills a Dramatiq worker in the middle of a job and says whether the library gave the job to
-the next worker (MS: the heartbeat time-out). Times are wall-clock time.time() of
-two processes on one machine. Keys go under a prefix of its own, deleted afterwards.
+the next worker (MS: the heartbeat time-out). `tessera` is Tessera's own at-scale broker
+(site/jobs/broker.py: Dramatiq with the owners' lines, the wake token and the beat), its
+worker set up as `manage.py jobs_worker` sets it (one thread, prefetch one), without Django's
+full set-up. Times are wall-clock time.time() of two processes on one machine. Keys go under a prefix of its own, deleted afterwards.
 """
 import argparse
 import os
@@ -115,6 +117,36 @@ def dramatiq_setup():
     return job
 
 
+def tessera_setup():
+    """site/jobs/broker.py's broker, with the settings it reads, and the job as its actor."""
+    import dramatiq
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "site"))
+    from django.conf import settings
+
+    if not settings.configured:
+        settings.configure(JOBS_LEASE=10.0, REDIS_URL=os.environ["EVAL_REDIS"])
+    os.environ["REDIS_PREFIX"] = os.environ["EVAL_PREFIX"]
+    from jobs import broker as tessera
+
+    broker = tessera.FairRedisBroker(url=os.environ["EVAL_REDIS"],
+                                     namespace=tessera.namespace())
+    actor = dramatiq.Actor(started, broker=broker, actor_name="job", queue_name=tessera.QUEUE,
+                           priority=0, options={})
+    return broker, actor
+
+
+def tessera_worker():
+    import dramatiq
+
+    broker, _ = tessera_setup()
+    worker = dramatiq.Worker(broker, worker_threads=1, worker_timeout=1000)
+    worker.queue_prefetch = 1  # as jobs.broker.Worker
+    worker.start()
+    while True:
+        time.sleep(3600)
+
+
 def huey_setup():
     from huey import RedisHuey
 
@@ -151,6 +183,8 @@ def worker_command(library):
                 os.environ["EVAL_PREFIX"]]
     if library == "brpop":
         return [sys.executable, __file__, "--brpop-worker"]
+    if library == "tessera":
+        return [sys.executable, __file__, "--tessera-worker"]
     raise ValueError(library)
 
 
@@ -168,6 +202,10 @@ def submit(library, submitted):
                            submitted)
     elif library == "brpop":
         client().lpush(os.environ["EVAL_PREFIX"] + ":wake", str(submitted))
+    elif library == "tessera":
+        if "tessera" not in _clients:
+            _clients["tessera"] = tessera_setup()[1]
+        _clients["tessera"].send_with_options(args=(submitted,), owner="bench")
 
 
 def brpop_worker():
@@ -283,11 +321,14 @@ def main():
     parser.add_argument("--rate", type=float, default=50)
     parser.add_argument("--libraries", default="brpop,dramatiq,dramatiq-wake,huey,rq-simple,rq")
     parser.add_argument("--brpop-worker", action="store_true")
+    parser.add_argument("--tessera-worker", action="store_true")
     parser.add_argument("--killed", type=int, metavar="MS",
                         help="instead: kill a Dramatiq worker mid-job, this heartbeat time-out")
     args = parser.parse_args()
     if args.brpop_worker:
         return brpop_worker()
+    if args.tessera_worker:
+        return tessera_worker()
     if args.killed:
         return killed(args.redis, args.killed)
     print(f"{args.jobs} jobs at {args.rate}/s, one worker each; submission to start, ms")

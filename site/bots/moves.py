@@ -7,8 +7,9 @@ Redis worker), and broadcast by play.broadcast like any move.
 Exactly once: the job names the ply and the takebacks it thought about; an answer that arrives
 after the game moved on, was taken back or ended is refused as stale and changes nothing, and a
 second answer for a ply already played is a `repeat` (services.play). Lost jobs (a killed
-worker) are found by the sweep: `waiting_games` lists the active games where a computer is to
-move, and jobs.sweep submits them again unless their job is in work.
+worker): at scale Dramatiq redelivers them (jobs.broker); in the embedded pool the sweep
+finds them: `waiting_games` lists the active games where a computer is to move, and
+jobs.sweep submits them again unless their job is in work.
 
 What a computer does not do: it never resigns, never offers or accepts a takeback, never
 offers or answers a rematch, never claims a win when its opponent leaves, and never aborts.

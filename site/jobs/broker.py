@@ -1,26 +1,32 @@
-"""Jobs over Redis, at scale: servers push jobs on a list, `manage.py jobs_worker` processes pop
-them, run them and their `then`, whose news goes out through the Redis channel layer.
+"""Jobs over Redis, at scale, on Dramatiq (issue 25): servers send each job as a Dramatiq
+message; `manage.py jobs_worker` processes run a Dramatiq worker that consumes them, runs the
+job and its `then`, whose news goes out through the Redis channel layer.
 
-Keys (under REDIS_PREFIX, like the channel layer's):
+What the library does, unchanged: a message is kept (`<ns>:jobs.msgs`) until its worker acks
+it; a worker's fetched-but-not-acked messages are in its ack set (`<ns>:__acks__.<id>.jobs`);
+every worker beats into `<ns>:__heartbeats__`, and the library's maintenance puts a dead
+worker's unacked messages back on `<ns>:jobs` (the library's queue list) once its last beat
+is JOBS_LEASE seconds old. A killed worker's job is redelivered by it: no lease or sweep of
+ours.
 
-* `<prefix>:jobs:line:<owner>`   one list per owner (jobs.Kind.owner_of): JSON {"kind",
-  "payload"}; LPUSH in, RPOP out
-* `<prefix>:jobs:ring`   the owners with jobs waiting, each once, in the order they are served:
-  a worker takes the next owner's oldest job and puts the owner back at the end if it has more
-  (fair share: one account's games cannot starve another's first move). Both scripts below
-  are atomic, so an owner is in the ring exactly while its line is not empty.
-* `<prefix>:jobs:wake`   a token per job queued (at most 64 kept): idle workers BRPOP it, then
-  take from the ring; a token with no job left costs an empty take
-* `<prefix>:jobs:queue`   the single list of earlier versions, still drained
-* `<prefix>:jobs:lease:<identity>`   the job is live: set (NX) when it is queued, for
-  JOBS_QUEUED_LEASE seconds; once a worker holds it, for JOBS_LEASE seconds, renewed every
-  third of that while it runs; deleted when it is done.
+What is ours, on top (FairRedisBroker, FairConsumer):
 
-A submission whose lease exists is dropped: the job is queued or running. A worker killed
-mid-job stops renewing, its lease expires within JOBS_LEASE seconds, and the next sweep
-(jobs.runner.sweep: every server and worker) queues the job again. A job that waited in the
-list longer than its lease may run twice; `then` is idempotent against that (a computer's move
-is applied only at the ply it was asked about).
+* Fair share. A message is not pushed on the library's one list but on its owner's line
+  (`<ns>:jobs.line.<owner>`, jobs.Kind.owner_of), the owner on the ring (`<ns>:jobs.ring`)
+  while its line is not empty; a fetch takes the next owner's oldest message, and the owner
+  goes to the back (one account's games cannot starve another's first move). Both are Lua
+  scripts on the library's keys; the library's own list (redelivered and requeued
+  messages) is served first.
+* Waking. The library polls with a growing back-off (up to a second: p50 ~10 ms, measured);
+  each send also pushes a token on `<ns>:jobs.wake`, which an idle consumer BRPOPs, so a
+  job sent to an idle worker starts at once (docs/measurements.md).
+* Heartbeats while busy. The library beats only when a consumer fetches, and a consumer
+  whose worker thread is busy does not fetch: ours beats every JOBS_LEASE / 3 seconds in
+  any case, and that beat runs the library's maintenance (a dead worker's messages back on
+  the list, and a token so that an idle worker takes them).
+
+<ns> is REDIS_PREFIX (as the channel layer's keys) + ":jobs". One message per submission: a
+job submitted twice runs twice (the kinds' `then` refuses a stale or repeated answer).
 """
 import asyncio
 import json
@@ -29,190 +35,300 @@ import os
 import threading
 import time
 
-import redis
+import dramatiq
+from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
+from dramatiq.middleware import Middleware
+from dramatiq.common import current_millis
 from django.conf import settings
 
 from jobs import runner as jobs
-from live.outbox import Outbox
 
 logger = logging.getLogger(__name__)
 
-_clients = {}
-_clients_lock = threading.Lock()
+QUEUE = "jobs"
+ACTOR = "tessera_job"
+
+# KEYS: the messages' hash, the ring, the owner's line, the wake list; ARGV: the message's id,
+# its data, its owner.
+ENQUEUE = """
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('LPUSH', KEYS[3], ARGV[1]) == 1 then
+    redis.call('LPUSH', KEYS[2], ARGV[3])
+end
+redis.call('LPUSH', KEYS[4], '1')
+redis.call('LTRIM', KEYS[4], 0, 63)
+"""
+
+# KEYS: the library's queue list, the messages' hash, this worker's ack set, the heartbeats,
+# the ring; ARGV: how many, now (ms), this worker's id, the lines' key prefix. Up to ARGV[1]
+# messages: first those the library put back on its list, then the owners' in turn; each is
+# added to the ack set (the library's ack, nack, requeue and maintenance then apply). Names
+# the owners' lines itself: fine on one Redis server, not on a cluster.
+FETCH = """
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
+local ids = {}
+local wanted = tonumber(ARGV[1])
+while #ids < wanted do
+    local id = redis.call('LPOP', KEYS[1])
+    if not id then
+        local owner = redis.call('RPOP', KEYS[5])
+        if not owner then
+            break
+        end
+        local line = ARGV[4] .. owner
+        id = redis.call('RPOP', line)
+        if redis.call('LLEN', line) > 0 then
+            redis.call('LPUSH', KEYS[5], owner)
+        end
+    end
+    if id then
+        redis.call('SADD', KEYS[3], id)
+        ids[#ids + 1] = id
+    end
+end
+if #ids == 0 then
+    return {}
+end
+return redis.call('HMGET', KEYS[2], unpack(ids))
+"""
 
 
-def prefix():
+def namespace():
     return (os.environ.get("REDIS_PREFIX") or "asgi") + ":jobs"
 
 
-def queue_key():
-    return f"{prefix()}:queue"
+def queue_key(ns):
+    return f"{ns}:{QUEUE}"
 
 
-def lease_key(identity):
-    return f"{prefix()}:lease:{identity}"
+def ring_key(ns):
+    return f"{ns}:{QUEUE}.ring"
 
 
-def client():
-    """One Redis client per process (redis-py's pool is thread-safe)."""
-    with _clients_lock:
-        found = _clients.get(settings.REDIS_URL)
+def line_prefix(ns):
+    return f"{ns}:{QUEUE}.line."
+
+
+def wake_key(ns):
+    return f"{ns}:{QUEUE}.wake"
+
+
+def beat_every():
+    return settings.JOBS_LEASE / 3
+
+
+class FairRedisBroker(RedisBroker):
+    """Dramatiq's Redis broker with the owners' lines and the wake-up token (module's
+    docstring); its heartbeat time-out is JOBS_LEASE."""
+
+    def __init__(self, *, url, namespace):
+        # None of the library's default middleware: no retries (a failed job is logged, as in
+        # the pool), no time limit (a think is bounded by its own budget).
+        super().__init__(url=url, namespace=namespace, middleware=[Waits()],
+                         heartbeat_timeout=int(settings.JOBS_LEASE * 1000))
+        self.enqueue_script = self.client.register_script(ENQUEUE)
+        self.fetch_script = self.client.register_script(FETCH)
+
+    def consume(self, queue_name, prefetch=1, timeout=5000):
+        if queue_name.endswith(".DQ"):
+            # Delayed messages (none of ours is): the library's polling consumer.
+            return super().consume(queue_name, prefetch, timeout)
+        return FairConsumer(self, queue_name, prefetch, timeout)
+
+    def _should_do_maintenance(self, command):
+        # The beat (FairConsumer.beat) always looks for dead workers; the other commands as
+        # the library does.
+        if command == "heartbeat":
+            return 1
+        return super()._should_do_maintenance(command)
+
+    def do_enqueue(self, queue_name, message_id, data):
+        if queue_name.endswith(".DQ"):
+            return self._dispatch("enqueue")(queue_name, message_id, data)
+        owner = str(json.loads(data).get("options", {}).get("owner") or "-")
+        ns = self.namespace
+        self.enqueue_script(keys=[f"{queue_key(ns)}.msgs", ring_key(ns),
+                                  line_prefix(ns) + owner, wake_key(ns)],
+                            args=[message_id, data, owner])
+
+    def do_fetch(self, queue_name, prefetch):
+        if queue_name.endswith(".DQ"):
+            return self._dispatch("fetch")(queue_name, prefetch)
+        ns = self.namespace
+        return self.fetch_script(
+            keys=[queue_key(ns), f"{queue_key(ns)}.msgs",
+                  f"{ns}:__acks__.{self.broker_id}.{queue_name}", f"{ns}:__heartbeats__",
+                  ring_key(ns)],
+            args=[prefetch, current_millis(), self.broker_id, line_prefix(ns)])
+
+    def waiting(self):
+        """Messages not yet fetched by a worker (every owner's line, and the library's list)."""
+        ns = self.namespace
+        owners = self.client.lrange(ring_key(ns), 0, -1)
+        with self.client.pipeline(transaction=False) as pipe:
+            for owner in owners:
+                pipe.llen(line_prefix(ns) + owner.decode())
+            pipe.llen(queue_key(ns))
+            return sum(pipe.execute())
+
+
+class FairConsumer(_RedisConsumer):
+    """The library's Redis consumer, woken by the send's token when idle, and beating while its
+    worker is busy (module's docstring)."""
+
+    def __init__(self, broker, queue_name, prefetch, timeout):
+        # The library sleeps a back-off capped at `timeout` after an empty fetch: capped at
+        # 1 ms it is next to none, and the wait is the BRPOP on the wake list instead.
+        super().__init__(broker, queue_name, prefetch, 1)
+        self.room = threading.Event()  # set when the worker acks: a fetch may follow
+        self.next_beat = 0.0
+
+    def beat(self):
+        """The heartbeat, with the library's maintenance; a token if that put messages back."""
+        self.broker.do_heartbeat(self.queue_name)
+        self.next_beat = time.monotonic() + beat_every()
+        ns = self.broker.namespace
+        if self.broker.client.llen(queue_key(ns)):
+            self.broker.client.lpush(wake_key(ns), "1")
+        self.misses = 0
+
+    def ack(self, message):
+        try:
+            super().ack(message)
+        finally:
+            self.room.set()
+
+    def nack(self, message):
+        try:
+            super().nack(message)
+        finally:
+            self.room.set()
+
+    def __next__(self):
+        try:
+            if time.monotonic() >= self.next_beat:
+                self.beat()
+            if not self.message_cache:
+                if self.outstanding_message_count >= self.prefetch:
+                    # Busy: no fetch (it would take a job another worker could start now);
+                    # wake on the ack, or beat.
+                    self.room.wait(max(0.0, self.next_beat - time.monotonic()))
+                    self.room.clear()
+                    return None
+                if self.misses:
+                    # The last look found nothing: wait for a send's token (one pushed
+                    # meanwhile is still on the list) or the next beat, then look again.
+                    wait = max(0.001, self.next_beat - time.monotonic())
+                    self.broker.client.brpop([wake_key(self.broker.namespace)], timeout=wait)
+        except Exception as error:
+            import redis
+            from dramatiq.errors import ConnectionClosed
+
+            if isinstance(error, redis.ConnectionError):
+                raise ConnectionClosed(error) from None
+            raise
+        return super().__next__()
+
+
+class Waits(Middleware):
+    """The time from a job's sending (a computer's turn committed) to its worker starting it:
+    the histogram tessera_jobs_wait_seconds, and a line at INFO (LOG_LEVEL=INFO: the
+    benchmarks read it). Wall clocks of two processes: on two machines, as close as their
+    clocks are."""
+
+    def before_process_message(self, broker, message):
+        sent_at = message.options.get("sent_at")
+        if sent_at is None:
+            return
+        waited = max(0.0, time.time() - sent_at)
+        from ops import metrics
+
+        metrics.jobs_wait.observe(waited)
+        logger.info("job %s started %.2f ms after it was sent", message.args[0],
+                    waited * 1000, extra={"job_wait_ms": round(waited * 1000, 3)})
+
+
+_brokers = {}
+_brokers_lock = threading.Lock()
+
+
+def broker():
+    """This process's broker and its actor (one per Redis URL and namespace: the tests change
+    them)."""
+    key = (settings.REDIS_URL, namespace(), settings.JOBS_LEASE)
+    with _brokers_lock:
+        found = _brokers.get(key)
         if found is None:
-            found = _clients[settings.REDIS_URL] = redis.Redis.from_url(
-                settings.REDIS_URL, client_name=prefix(), health_check_interval=30)
+            made = FairRedisBroker(url=settings.REDIS_URL, namespace=namespace())
+            dramatiq.Actor(run_job, broker=made, actor_name=ACTOR, queue_name=QUEUE,
+                           priority=0, options={})
+            found = _brokers[key] = made
         return found
 
 
-def ring_key():
-    return f"{prefix()}:ring"
-
-
-def line_prefix():
-    return f"{prefix()}:line:"
-
-
-def wake_key():
-    return f"{prefix()}:wake"
-
-
-# KEYS: the ring, the owner's line, the wake list; ARGV: the owner, the job.
-PUSH = """
-if redis.call('LPUSH', KEYS[2], ARGV[2]) == 1 then
-    redis.call('LPUSH', KEYS[1], ARGV[1])
-end
-redis.call('LPUSH', KEYS[3], '1')
-redis.call('LTRIM', KEYS[3], 0, 63)
-"""
-
-# KEYS: the ring; ARGV: the lines' key prefix. The next owner's oldest job, or nil. (It names
-# the owner's line itself: fine on one Redis server, not on a cluster.)
-TAKE = """
-local owner = redis.call('RPOP', KEYS[1])
-if not owner then
-    return nil
-end
-local line = ARGV[1] .. owner
-local job = redis.call('RPOP', line)
-if redis.call('LLEN', line) > 0 then
-    redis.call('LPUSH', KEYS[1], owner)
-end
-return job
-"""
-
-_scripts = {}
-
-
-def script(text):
-    r = client()
-    found = _scripts.get((id(r), text))
-    if found is None:
-        found = _scripts[(id(r), text)] = r.register_script(text)
-    return found
-
-
 def enqueue(kind, payload):
-    """Queue the job in its owner's line unless it is live (its lease exists)."""
-    r = client()
-    identity = kind.identity(payload)
-    if r.set(lease_key(identity), "queued", nx=True, ex=int(settings.JOBS_QUEUED_LEASE)):
-        owner = kind.owner_of(payload)
-        script(PUSH)(keys=[ring_key(), line_prefix() + owner, wake_key()],
-                     args=[owner, json.dumps({"kind": kind.name, "payload": payload})])
-
-
-def take():
-    """The next job to run (the owners in turn), or None when none waits."""
-    return script(TAKE)(keys=[ring_key()], args=[line_prefix()])
+    """Send the job as a message on its owner's line."""
+    found = broker()
+    found.get_actor(ACTOR).send_with_options(args=(kind.name, payload),
+                                             owner=kind.owner_of(payload), sent_at=time.time())
 
 
 def waiting():
-    """Jobs queued in Redis and not yet taken by a worker (every owner's line), for
-    ops.metrics."""
-    r = client()
-    owners = r.lrange(ring_key(), 0, -1)
-    with r.pipeline(transaction=False) as pipe:
-        for owner in owners:
-            pipe.llen(line_prefix() + owner.decode())
-        pipe.llen(queue_key())
-        return sum(pipe.execute())
+    """Jobs queued in Redis and not yet taken by a worker, for ops.metrics."""
+    return broker().waiting()
 
 
-def leased(identity):
-    """Whether the job is queued or running somewhere."""
-    return bool(client().exists(lease_key(identity)))
+_loops = threading.local()
+
+
+def run_job(kind_name, payload):
+    """The actor: a job and its `then`, in a worker thread of a jobs_worker. Never raises: a
+    failed job is logged and acked, as the pool does (no retry: a computer's move asked
+    again is the next turn's, an analysis is asked again by the person)."""
+    from django.db import close_old_connections
+
+    from live.outbox import Outbox
+
+    # One loop per worker thread for its whole life, run only to deliver a job's news: the
+    # channel layer keeps its Redis connections per loop.
+    loop = getattr(_loops, "loop", None)
+    if loop is None:
+        loop = _loops.loop = asyncio.new_event_loop()
+    # A worker thread lives long: a connection that broke or aged is dropped before and after
+    # each job, as around a request (else they pile up: PostgreSQL's "too many clients").
+    close_old_connections()
+    try:
+        result = jobs.perform(kind_name, payload)
+        with Outbox() as outbox:
+            jobs.conclude(kind_name, payload, result)
+        loop.run_until_complete(outbox.deliver())
+    except Exception:
+        logger.exception("the job %s failed", kind_name)
+    finally:
+        close_old_connections()
 
 
 class Worker:
-    """One `jobs_worker` process: jobs one at a time, and the sweep every JOBS_SWEEP seconds."""
+    """One `jobs_worker` process: a Dramatiq worker on this process's broker, `threads` jobs at
+    a time (one by default: the jobs are CPU-bound and the process is one CPU's worth), and
+    no message fetched ahead of a free thread (an idle worker elsewhere takes it)."""
 
-    def __init__(self, name):
-        self.name = name
+    def __init__(self, threads=1):
+        self.threads = threads
         self.stopping = threading.Event()
-        # One loop for the whole life of the worker, run only to deliver a job's news: the
-        # channel layer keeps its Redis connections per loop.
-        self.loop = asyncio.new_event_loop()
 
     def stop(self, *args):
         self.stopping.set()
 
-    def run(self, once=False):
+    def run(self):
         jobs.discover()
-        next_sweep = 0.0
-        while not self.stopping.is_set():
-            if time.monotonic() >= next_sweep:
-                self.sweep()
-                next_sweep = time.monotonic() + settings.JOBS_SWEEP
-            raw = take()
-            if raw is None:
-                # Nothing waits: sleep until a job is queued (its token), at most a second.
-                found = client().brpop([wake_key(), queue_key()], timeout=1)
-                if found is None or found[0].decode() != queue_key():
-                    continue
-                raw = found[1]
-            self.handle(raw)
-            if once:
-                return
-
-    def sweep(self):
+        found = broker()
+        worker = dramatiq.Worker(found, queues={QUEUE}, worker_threads=self.threads,
+                                 worker_timeout=1000)
+        worker.queue_prefetch = self.threads
+        worker.start()  # its consumers: one per queue the broker declared
         try:
-            jobs.sweep()
-        except Exception:
-            logger.exception("the jobs worker's sweep failed")
-
-    def handle(self, raw):
-        try:
-            message = json.loads(raw)
-            kind = jobs.kind_of(message["kind"])
-            payload = message["payload"]
-        except (ValueError, KeyError, TypeError):
-            logger.error("dropped a job that is not one: %r", raw[:200])
-            return
-        identity = kind.identity(payload)
-        lease = lease_key(identity)
-        r = client()
-        r.set(lease, self.name, px=int(settings.JOBS_LEASE * 1000))
-        done = threading.Event()
-        renewer = threading.Thread(target=self._renew, args=(lease, done), daemon=True)
-        renewer.start()
-        try:
-            result = jobs.perform(kind.name, payload)
-            with Outbox() as outbox:
-                jobs.conclude(kind.name, payload, result)
-            self.loop.run_until_complete(outbox.deliver())
-        except Exception:
-            logger.exception("the job %s failed", identity)
+            self.stopping.wait()
         finally:
-            done.set()
-            renewer.join()
-            r.delete(lease)
-            from django.db import connections
-
-            for connection in connections.all(initialized_only=True):
-                connection.close_if_unusable_or_obsolete()
-
-    def _renew(self, lease, done):
-        while not done.wait(settings.JOBS_LEASE / 3):
-            try:
-                client().set(lease, self.name, px=int(settings.JOBS_LEASE * 1000))
-            except redis.RedisError:
-                logger.warning("could not renew the lease %s", lease)
+            # The job in hand is finished first; a message fetched and not started goes back.
+            worker.stop()

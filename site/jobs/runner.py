@@ -24,21 +24,29 @@ Where jobs run (settings.JOBS_MODE, alias BOT_JOBS):
 * "pool" (default without REDIS_URL): a few spawned worker processes at the lowest CPU
   priority, owned by the serving process (jobs.pool). A process that does not serve (a
   management command) has no pool: what it submits is left to the kinds' sweeps.
-* "redis" (default with REDIS_URL): a Redis list; `manage.py jobs_worker` processes take jobs
-  from it, run them and their `then` (jobs.broker).
+* "redis" (default with REDIS_URL): Dramatiq messages over Redis; `manage.py jobs_worker`
+  processes (Dramatiq workers) run them and their `then` (jobs.broker).
 * "eager": at once, in the submitting process (site tests: `then` runs in line).
 
 Fair share: a kind may declare `owner(payload)`, whose job it is (a computer's move: the
 person playing it). The workers take the waiting jobs owner by owner in turn, one each, not in
 the order they came: one account's games, analyses and hints cannot starve another's first
-move (the pool keeps a FairQueue, Redis one list per owner and a ring of owners).
+move (the pool keeps a FairQueue; jobs.broker one line per owner and a ring of owners, under
+Dramatiq's messages).
 
-Healing: a kind may declare `pending()`, the payloads that should be in work now (e.g. the
-games where a computer is to move). They are resubmitted every JOBS_SWEEP seconds: in pool
-mode by every serving process (on a thread of its own), with Redis by every jobs_worker; a job already queued or running is not queued twice (its `key`
-names it: while the pool runs it, while Redis holds its lease). So a job lost with a killed
-worker runs again, and `then` must be idempotent against a stale result: the bots' `then`
-applies a move only if the game is still at the ply it was asked about.
+A job lost with a killed worker:
+
+* Redis: Dramatiq gives it to another worker (its ack and heartbeat; jobs.broker). Nothing of
+  ours sweeps.
+* pool (the embedded default, no library: see docs/design.md): a kind may declare
+  `pending()`, the payloads that should be in work now (e.g. the games where a computer is to
+  move); every serving process resubmits them every JOBS_SWEEP seconds (on a thread of its
+  own), and a job the pool already holds is not queued twice (its `key` names it). The same
+  lists heal a server restarted while jobs were in hand.
+
+`then` must be idempotent against a stale or repeated result (a job may run twice: sent
+twice, or redelivered after its worker died having answered): the bots' `then` applies a
+move only if the game is still at the ply it was asked about.
 """
 import hashlib
 import json
@@ -178,28 +186,23 @@ def enqueue(kind, payload):
 
             pool.enqueue(kind, payload)
         else:
-            from jobs import broker as queue
+            from jobs import broker
 
-            queue.enqueue(kind, payload)
+            broker.enqueue(kind, payload)
     except Exception:
-        # The change that submitted it is committed; the kind's sweep tries again.
+        # The change that submitted it is committed. Pool: the kind's sweep tries again.
+        # Redis unreachable: lost (docs/operations.md); /readyz says so meanwhile.
         logger.exception("could not queue the job %s", kind.identity(payload))
 
 
 def in_work(kind_name, key):
-    """Whether the job of `kind_name` whose key is `key` is queued or running (as far as this
-    process can tell: the pool's jobs in hand, or a lease in Redis). A sweep asks this before
+    """Whether the job of `kind_name` whose key is `key` is queued or running in this process's
+    pool (pool mode; elsewhere nothing sweeps, and nothing is known). A sweep asks this before
     building a payload, which may cost a replay of the game."""
-    identity = f"{kind_name}:{key}"
-    chosen = mode()
-    if chosen == "pool":
+    if mode() == "pool":
         from jobs import pool
 
-        return identity in pool.working()
-    if chosen == "redis":
-        from jobs import broker as queue
-
-        return queue.leased(identity)
+        return f"{kind_name}:{key}" in pool.working()
     return False
 
 
@@ -223,8 +226,8 @@ def run_here(kind, payload):
 
 
 def sweep(now=None):
-    """Resubmit what every kind says should be in work (jobs already queued or running are not
-    queued twice). Runs in every serving process and every jobs_worker."""
+    """Resubmit what every kind says should be in work (jobs already in the pool are not
+    queued twice). Runs in every serving process of the pool mode (jobs.apps)."""
     for found in kinds():
         if found.pending is None:
             continue

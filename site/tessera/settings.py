@@ -369,13 +369,13 @@ JOBS_WORKERS = jobs_setting("WORKERS", 2, int)
 # fresh interpreter and Django's set-up (off: on the first job, as the tests' servers may).
 JOBS_WORKERS_AT_START = env_flag("JOBS_WORKERS_AT_START",
                                  env_flag("BOT_WORKERS_AT_START", True))
-# Seconds between sweeps for jobs that should be in work and are not. Alias BOT_SWEEP.
+# Pool mode: seconds between sweeps for jobs that should be in work and are not (a pool
+# worker killed mid-job; with Redis the library redelivers instead). Alias BOT_SWEEP.
 JOBS_SWEEP = jobs_setting("SWEEP", 5, float)
-# Redis mode: seconds a running job's lease lasts without renewal (a killed worker's job is
-# retried after it), and how long a queued job may wait before it is queued again. Aliases
-# BOT_LEASE, BOT_QUEUED_LEASE.
+# Redis mode: Dramatiq's heartbeat time-out, in seconds: a worker silent this long is dead, and
+# the library gives its unacked job to another (workers beat every third of it, busy or not;
+# jobs.broker). Alias BOT_LEASE.
 JOBS_LEASE = jobs_setting("LEASE", 10, float)
-JOBS_QUEUED_LEASE = jobs_setting("QUEUED_LEASE", 120, int)
 # The CPUs the workers think on, e.g. "2,3" (empty: any). Alias BOT_CPUS.
 JOBS_CPUS = jobs_setting("CPUS", "")
 # Active games against the computer one account may have at once (a new one is refused): each
@@ -383,10 +383,8 @@ JOBS_CPUS = jobs_setting("CPUS", "")
 BOT_GAMES_PER_PLAYER = env_number("BOT_GAMES_PER_PLAYER", 3)
 # Seconds between sweeps for jobs that should be in work and are not (a killed worker's).
 BOT_SWEEP = env_number("BOT_SWEEP", 5, float)
-# Redis mode: seconds a running job's lease lasts without renewal (a killed worker's job is
-# retried after it), and how long a queued job may wait before it is queued again.
+# Redis mode: Dramatiq's heartbeat time-out (the old name of JOBS_LEASE).
 BOT_LEASE = env_number("BOT_LEASE", 10, float)
-BOT_QUEUED_LEASE = env_number("BOT_QUEUED_LEASE", 120)
 # A computer-against-computer game always on, so the Watch page is never empty: on by default
 # in development (DEBUG), off otherwise (and in the tests).
 BOT_EXHIBITION = env_flag("BOT_EXHIBITION", DEBUG)

@@ -1,7 +1,8 @@
 """Computer players at scale: two Daphne processes on PostgreSQL and Redis, jobs on a Redis list
 served by `manage.py jobs_worker` processes, whose moves reach the sockets of both servers
-through the Redis channel layer. A worker killed mid-think loses nothing: its lease runs out,
-the sweep queues the job again, and the game gets its move once."""
+through the Redis channel layer. A worker killed mid-think loses nothing: its heartbeat stops,
+Dramatiq gives its unacked message to the next worker (no sweep of ours), and the game gets its
+move once."""
 import asyncio
 import json
 import os
@@ -23,15 +24,15 @@ from tests.ws.messages import WAIT
 pytestmark = pytest.mark.scale
 
 PASSWORD = "scale-bots-pass-6620"
-# The workers' lease and sweep, short so that a killed worker's job is retried in seconds.
-WORKER_ENV = {"JOBS_LEASE": "2", "JOBS_SWEEP": "0.5"}
+# The workers' heartbeat time-out, short so that a killed worker's job is redelivered in seconds.
+WORKER_ENV = {"JOBS_LEASE": "2"}
 
 
 class BotWorker:
-    def __init__(self, server, log_path):
+    def __init__(self, server, log_path, **env):
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
-            env={**server.env, **WORKER_ENV}, stdout=open(log_path, "ab"),
+            env={**server.env, **WORKER_ENV, **env}, stdout=open(log_path, "ab"),
             stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         self.name = None
 
@@ -49,8 +50,8 @@ class BotWorker:
 def workers(tmp_path):
     started = []
 
-    def start(server):
-        worker = BotWorker(server, tmp_path / f"worker{len(started)}.log")
+    def start(server, **env):
+        worker = BotWorker(server, tmp_path / f"worker{len(started)}.log", **env)
         started.append(worker)
         return worker
 
@@ -112,12 +113,23 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
         "tripen", {"size": 13}, level=engine_bots.CLOCK_TOP_LEVEL, side="second", minutes=1))
     game_id = int(path.strip("/").split("/")[-1])
     layer = redis.Redis.from_url(os.environ["REDIS_URL"])
-    lease = f"{first.env['REDIS_PREFIX']}:jobs:lease:bot_move:{game_id}:0:0"
-    # Queued, no worker yet: the lease says so.
-    assert layer.get(lease) == b"queued"
+    ns = f"{first.env['REDIS_PREFIX']}:jobs"
+
+    def messages_for_the_game():
+        """The game's messages Dramatiq keeps (until acked), by id."""
+        return {key: data for key, data in layer.hgetall(f"{ns}:jobs.msgs").items()
+                if json.loads(data)["args"][1]["game"] == game_id}
+
+    def holders(message_id):
+        return [key for key in layer.scan_iter(f"{ns}:__acks__.*.jobs")
+                if layer.sismember(key, message_id)]
+
+    # Queued, no worker yet: one message, held by nobody.
+    (message_id,) = messages_for_the_game()
+    assert holders(message_id) == []
     doomed = workers(first)
     deadline = time.monotonic() + WAIT
-    while layer.get(lease) != f"{os.uname().nodename}:{doomed.process.pid}".encode():
+    while not holders(message_id):
         assert time.monotonic() < deadline, "the worker never took the job"
         time.sleep(0.02)
     doomed.process.send_signal(signal.SIGKILL)
@@ -126,14 +138,35 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
     workers(first)
     deadline = time.monotonic() + 4 * WAIT
     while (row := game_row(first, game_id))["ply"] == 0:
-        assert time.monotonic() < deadline, "the job was never retried"
+        assert time.monotonic() < deadline, "the job was never redelivered"
         time.sleep(0.5)
     assert row == {"ply": 1, "status": "active", "movers": [0]}
-    # Nothing left that could answer again: no lease, no job queued.
-    while layer.exists(lease):
-        assert time.monotonic() < deadline, "the lease outlived the job"
+    # Nothing left that could answer again: the message acked, held by nobody.
+    while message_id in messages_for_the_game() or holders(message_id):
+        assert time.monotonic() < deadline, "the message outlived the job"
         time.sleep(0.1)
-    queued = [job for line in layer.scan_iter(f"{first.env['REDIS_PREFIX']}:jobs:line:*")
-              for job in layer.lrange(line, 0, -1)]
-    assert not [job for job in queued if json.loads(job)["payload"]["game"] == game_id]
     assert game_row(first, game_id) == row
+
+
+def test_a_jobs_workers_threads_think_at_idle_priority_on_its_cpus(scale_servers, workers):
+    """Dramatiq's threads (the worker thread, the consumers) are started after the process
+    lowered itself, and inherit its low priority and JOBS_CPUS."""
+    first, _ = scale_servers
+    cpu = sorted(os.sched_getaffinity(0))[-1]
+    worker = workers(first, JOBS_CPUS=str(cpu))
+    tasks = f"/proc/{worker.process.pid}/task"
+    # A bound, not a measure: at idle priority on one CPU of a busy machine it starts slowly.
+    deadline = time.monotonic() + 4 * WAIT
+    # The main thread, one worker thread, the consumers of the queue and of its delayed queue.
+    while len(os.listdir(tasks)) < 4:
+        assert worker.process.poll() is None, "the worker exited"
+        assert time.monotonic() < deadline, "the worker never started its threads"
+        time.sleep(0.05)
+    for tid in map(int, os.listdir(tasks)):
+        try:
+            # SCHED_IDLE, or the highest niceness where the system refuses it.
+            assert (os.sched_getscheduler(tid) == os.SCHED_IDLE
+                    or os.getpriority(os.PRIO_PROCESS, tid) == 19)
+            assert os.sched_getaffinity(tid) == {cpu}
+        except ProcessLookupError:
+            continue  # a short-lived thread, gone

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 READ = ("import json, django; django.setup(); from django.conf import settings; "
         "print(json.dumps({name: getattr(settings, name) for name in ('JOBS_MODE', "
         "'JOBS_WORKERS', 'JOBS_WORKERS_AT_START', 'JOBS_SWEEP', 'JOBS_LEASE', "
-        "'JOBS_QUEUED_LEASE', 'JOBS_CPUS')}))")
+        "'JOBS_CPUS')}))")
 
 
 def settings_with(**environment):
@@ -26,10 +26,9 @@ def settings_with(**environment):
 
 def test_the_bot_names_still_set_the_jobs_settings():
     found = settings_with(BOT_JOBS="eager", BOT_WORKERS="5", BOT_WORKERS_AT_START="0",
-                          BOT_SWEEP="0.5", BOT_LEASE="9", BOT_QUEUED_LEASE="30", BOT_CPUS="1")
+                          BOT_SWEEP="0.5", BOT_LEASE="9", BOT_CPUS="1")
     assert found == {"JOBS_MODE": "eager", "JOBS_WORKERS": 5, "JOBS_WORKERS_AT_START": False,
-                     "JOBS_SWEEP": 0.5, "JOBS_LEASE": 9.0, "JOBS_QUEUED_LEASE": 30,
-                     "JOBS_CPUS": "1"}
+                     "JOBS_SWEEP": 0.5, "JOBS_LEASE": 9.0, "JOBS_CPUS": "1"}
 
 
 def test_a_jobs_name_wins_over_its_bot_alias():
