@@ -12,5 +12,5 @@ class LiveConfig(AppConfig):
         from live import lanes, presence, process, sessions
 
         sessions.connect_signals()
-        process.every(settings.LIVE_SWEEP, presence.sweep)
+        process.every(settings.LIVE_SWEEP, presence.sweep, due=presence.anything_gone)
         connection_created.connect(lanes.read_only_readers, dispatch_uid="live.read_only_readers")

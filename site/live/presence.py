@@ -85,12 +85,22 @@ def counted(kind: str, now=None):
         | Q(counts_until__gte=now), kind=kind)
 
 
+def _gone(now):
+    """The rows no process refreshes any more and those whose grace has passed."""
+    return Presence.objects.filter(
+        Q(counts_until__isnull=True, seen_at__lt=now - stale_after()) | Q(counts_until__lt=now))
+
+
+def anything_gone(now) -> bool:
+    """(reader) Whether sweep(now) has rows to delete: the writer is taken only then."""
+    return _gone(now).exists()
+
+
 def sweep(now) -> None:
     """Every LIVE_SWEEP seconds, in every process (safe when several run it at once): delete
     the rows no process refreshes any more and those whose grace has passed, and tell each
     kind's hook which games they were on."""
-    gone = Presence.objects.filter(
-        Q(counts_until__isnull=True, seen_at__lt=now - stale_after()) | Q(counts_until__lt=now))
+    gone = _gone(now)
     games_by_kind = {}
     for kind, game_id in gone.values_list("kind", "game_id"):
         games_by_kind.setdefault(kind, set()).add(game_id)

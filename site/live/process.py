@@ -7,7 +7,9 @@ Apps register their jobs when Django loads them (AppConfig.ready):
     process.every(seconds, job)        job(now) runs on a database thread, safe in every
                                        process at once (jobs lock what they change);
                                        aside=True: on a thread of its own, for slow work
-                                       (mail) that must never hold up the writers
+                                       (mail) that must never hold up the writers;
+                                       due=check: check(now) first, on a reader thread, and
+                                       job(now) on a writer only if it says there is work
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
                                        transaction of the first process after an outage
     process.on_start(hook)             hook(loop) once the process serves (jobs.pool: the
@@ -59,8 +61,8 @@ _stop_hooks = []
 _state = {"name": None, "tasks": [], "started": False}
 
 
-def every(seconds, job, aside=False):
-    _jobs.append((seconds, job, aside))
+def every(seconds, job, aside=False, due=None):
+    _jobs.append((seconds, job, aside, due))
 
 
 def on_outage(hook):
@@ -132,8 +134,8 @@ async def _begin():
                                              "live.heartbeat")))
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive,
                                              "live.keep_alive")))
-    for seconds, job, aside in _jobs:
-        tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside))))
+    for seconds, job, aside, due in _jobs:
+        tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside, due))))
 
 
 def record_start(process_name, now):
@@ -197,9 +199,15 @@ async def _repeat(seconds, work, name=None):
         await asyncio.sleep(seconds)
 
 
-def _job_runner(job, aside):
+def _job_runner(job, aside, due=None):
     async def run():
-        await (lanes.aside if aside else lanes.write)(on_thread(job), timezone.now())
+        now = timezone.now()
+        # The sweeps run every two seconds and mostly find nothing: on SQLite the one writer
+        # held for their look every time was a wait for the moves queued behind it (the tail
+        # at 500 games x 1 move / 5 s). A reader looks; the writer works only when needed.
+        if due is not None and not await lanes.read(on_thread(due), now):
+            return
+        await (lanes.aside if aside else lanes.write)(on_thread(job), now)
     run.__name__ = f"{job.__module__}.{job.__qualname__}"
     return run
 

@@ -10,4 +10,5 @@ class LobbyConfig(AppConfig):
         from live import process
         from lobby import presence
 
-        process.every(settings.LIVE_SWEEP, presence.close_abandoned_seeks)
+        process.every(settings.LIVE_SWEEP, presence.close_abandoned_seeks,
+                      due=presence.any_abandoned_seek)

@@ -35,13 +35,23 @@ def present_user_ids(now):
     return presence.counted(KIND, now).values("user_id")
 
 
+def _abandoned(now):
+    return Seek.objects.filter(
+        status=Seek.Status.OPEN, tc_kind="realtime", created_at__lt=now - grace()
+    ).exclude(owner__in=present_user_ids(now))
+
+
+def any_abandoned_seek(now) -> bool:
+    """(reader) Whether close_abandoned_seeks(now) has a seek to close: the writer is taken
+    only then."""
+    return _abandoned(now).exists()
+
+
 def close_abandoned_seeks(now=None) -> list[int]:
     """Close the open real-time seeks whose owner has no lobby socket. Safe to run from any
     process at any time; returns the closed seeks' ids."""
     now = now or timezone.now()
-    abandoned = Seek.objects.filter(
-        status=Seek.Status.OPEN, tc_kind="realtime", created_at__lt=now - grace()
-    ).exclude(owner__in=present_user_ids(now))
+    abandoned = _abandoned(now)
     closed = []
     for seek_id in abandoned.values_list("id", flat=True):
         with transaction.atomic():

@@ -13,6 +13,6 @@ class PlayConfig(AppConfig):
         from live.models import Presence
         from play import presence, sweeper
 
-        process.every(settings.LIVE_SWEEP, sweeper.sweep)
+        process.every(settings.LIVE_SWEEP, sweeper.sweep, due=sweeper.anything_due)
         ledger.when_gone(Presence.GAME, presence.announce)
         process.on_outage(sweeper.move_clocks_on)

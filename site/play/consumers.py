@@ -14,10 +14,12 @@ news that carries an audience (play.broadcast.hears) reaches only the sockets it
 The time a message is judged at is the moment it was received (play.services), and the game's
 one timer in this process lives in play.rooms.
 """
+import asyncio
 import logging
 
 from live import budget, groups, lanes
 from live import presence as ledger
+from live.outbox import encoded
 from live.sockets import JsonSocket, Refusal
 from play import (berserk, broadcast, conditionals, positions, premoves, presence, rematch,
                   rooms, services, signals, snapshots, takeback)
@@ -31,6 +33,8 @@ MAX_GAME_ID = 2**53
 # Sockets that closed: their presence rows go together, a few writer jobs for a crowd that
 # leaves at once (a restart) rather than one each.
 _departures = lanes.Gathered(ledger.leave)
+# Keep-alive sends per turn of the event loop (GameConsumer.keep_alive).
+KEEP_ALIVE_TURN = 50
 
 
 # message type -> (answer(game id, user, message, now=...), why a visitor is refused): the
@@ -300,14 +304,23 @@ class GameConsumer(JsonSocket):
         for socket in sockets:
             by_game.setdefault(socket.game_id, []).append(socket)
         plies = await lanes.read(snapshots.plies_of, list(by_game))
+        sent = 0
         for game_id, members in by_game.items():
             if game_id not in plies:
                 continue
             ply, status = plies[game_id]
             rooms.learn(game_id, ply, exact=True)  # the database's count: after a takeback too
+            # One text for the game's sockets, encoded once (as a broadcast is).
+            text = encoded({"type": "sync", "ply": ply, "status": status})
             for socket in members:
+                if sent and sent % KEEP_ALIVE_TURN == 0:
+                    # A slice's sends are a turn of the loop each KEEP_ALIVE_TURN sockets:
+                    # 200 sends in one step held the loop for tens of ms under load, and the
+                    # moves that arrived meanwhile waited behind them.
+                    await asyncio.sleep(0)
+                sent += 1
                 try:
-                    await socket.send_json({"type": "sync", "ply": ply, "status": status})
+                    await socket.send(text_data=text)
                 except Exception:
                     logger.debug("keep-alive to a closing socket failed", exc_info=True)
 

@@ -11,15 +11,22 @@ several run it at once: each change takes the game's row lock and happens once.
 """
 from datetime import timedelta
 
-from django.db.models import F
+from django.db.models import F, Q
 
 from play import services, vacations
-from play.models import Game
+from play.models import Game, Vacation
 
 # Leave games whose time is up to the processes that have sockets on them for this long: they
 # end them on the dot, in the game's lane.
 GRACE = timedelta(seconds=1)
 BATCH = 200
+
+
+def anything_due(now):
+    """(reader) Whether sweep(now) has anything to do: the writer is taken only then."""
+    return (Game.objects.active().filter(Q(expires_at__isnull=True)
+                                         | Q(expires_at__lte=now - GRACE)).exists()
+            or Vacation.objects.filter(ended_at__isnull=True, ends_by__lte=now).exists())
 
 
 def sweep(now):

@@ -9,10 +9,13 @@ probably gone, until they come back); an abort, or an untimed game left alone, i
 counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
 """
 from datetime import timedelta
+from functools import lru_cache
 
+from django.db import connection
 from django.db.models import Count
 from django.urls import reverse
 
+from live.sql import column, fetch, quote, table
 from play.services import PlayError
 from tournaments import news
 from tournaments.formats.arena import ArenaGame
@@ -81,12 +84,23 @@ _EVENT_OF_GAME = {}
 _KEPT = 20_000
 
 
+@lru_cache(maxsize=None)
+def _event_sql(vendor):
+    """The game's event (id, name, kind), written once: every first socket on a game asks it
+    (a reconnect after a restart, once per game), and the ORM compiled it each time (a quarter
+    of a handshake's joining, py-spy at 500 games). A game has one pairing at most."""
+    return "SELECT t.{}, t.{}, t.{} FROM {} p INNER JOIN {} t ON t.{} = p.{} WHERE p.{} = %s".format(
+        quote(Tournament._meta.pk.column), column(Tournament, "name"), column(Tournament, "kind"),
+        table(Pairing), table(Tournament), quote(Tournament._meta.pk.column),
+        column(Pairing, "tournament"), column(Pairing, "game"))
+
+
 def event_of(game):
     key = (game.pk, game.created_at)
     if key in _EVENT_OF_GAME:
         return _EVENT_OF_GAME[key]
-    found = (Pairing.objects.filter(game_id=game.pk)
-             .values_list("tournament_id", "tournament__name", "tournament__kind").first())
+    rows = fetch(_event_sql(connection.vendor), [game.pk])
+    found = rows[0] if rows else None
     known = None if found is None else (
         found[1], reverse("tournaments:event", args=[found[0]]), found[2] == Tournament.ARENA)
     if len(_EVENT_OF_GAME) >= _KEPT:

@@ -49,3 +49,28 @@ def test_each_game_gets_its_own_copy_of_a_cached_player(alice, bob):
     second = statements.game(game.pk)
     assert second.player0 is not first.player0
     assert "_prefetched_objects_cache" not in second.player0.__dict__
+
+
+def test_players_read_by_hand_are_the_orm_s(alice, bob):
+    """The players' rows as select_related("profile") gives them, a user without a profile
+    included (its `.profile` raises as the ORM's does)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.models import Profile
+
+    Profile.objects.get_or_create(user=alice, defaults={"is_bot": True})
+    Profile.objects.filter(user=bob).delete()
+    by_orm = {user.pk: user for user in
+              get_user_model().objects.select_related("profile").filter(pk__in=[alice.pk, bob.pk])}
+    by_hand = {user.pk: user for user in statements.read_users([alice.pk, bob.pk])}
+    assert by_hand.keys() == by_orm.keys()
+    for pk, user in by_orm.items():
+        fields = get_user_model()._meta.concrete_fields
+        assert ({f.attname: getattr(by_hand[pk], f.attname) for f in fields}
+                == {f.attname: getattr(user, f.attname) for f in fields})
+    profile = by_hand[alice.pk].profile   # no query: read with the user
+    assert profile.pk == by_orm[alice.pk].profile.pk and profile.is_bot
+    assert profile.user is by_hand[alice.pk]
+    with pytest.raises(get_user_model().profile.RelatedObjectDoesNotExist):
+        by_hand[bob.pk].profile
+    assert [u.pk for u in statements.read_users([alice.pk])] == [alice.pk]

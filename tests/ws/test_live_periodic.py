@@ -147,3 +147,64 @@ def test_a_socket_that_closed_is_not_put_back_in_its_groups(users, new_game, own
         assert socket.channel_name not in layer.groups.get(f"game-{game.pk}", {})
 
     run(scenario)
+
+
+def test_a_periodic_job_with_nothing_due_leaves_the_writer_alone(monkeypatch):
+    """process.every(..., due=check): the check on a reader thread, the job on a writer only
+    when the check says there is work (the sweeps held SQLite's one writer every two seconds
+    for nothing)."""
+    threads = []
+
+    def job(now):
+        import threading
+        threads.append(("job", threading.current_thread().name))
+
+    def due_when(answer):
+        def due(now):
+            import threading
+            threads.append(("due", threading.current_thread().name))
+            return answer
+        return due
+
+    async def scenario():
+        await process._job_runner(job, False, due_when(False))()
+        assert [what for what, _ in threads] == ["due"]
+        await process._job_runner(job, False, due_when(True))()
+        assert [what for what, _ in threads] == ["due", "due", "job"]
+
+    run(scenario)
+    assert all(name.startswith(lanes.READER_PREFIX) for what, name in threads if what == "due")
+    assert [name.startswith("live-write") for what, name in threads if what == "job"] == [True]
+
+
+def test_the_sweeps_look_finds_what_they_would_change(users, new_game):
+    """Each sweep's look (its `due`) says yes when the sweep has work (a game whose time is
+    up or whose expires_at is missing, a presence row nobody refreshes) and no on a quiet
+    site."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from live import presence as ledger
+    from lobby import presence as lobby_presence
+    from play import sweeper
+    from play.clock import TimeControl
+    from play.models import Game
+
+    now = timezone.now()
+    assert not sweeper.anything_due(now)
+    assert not ledger.anything_gone(now)
+    assert not lobby_presence.any_abandoned_seek(now)
+
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], time_control=TimeControl.realtime(30, 0))
+    assert not sweeper.anything_due(now)
+    Game.objects.filter(pk=game.pk).update(expires_at=now - timedelta(seconds=5))
+    assert sweeper.anything_due(now)
+    Game.objects.filter(pk=game.pk).update(expires_at=None)   # an older game's: filled in
+    assert sweeper.anything_due(now)
+
+    ledger.arrive("game", "gone-socket", alice.pk, game.pk, now=now - timedelta(hours=1))
+    assert ledger.anything_gone(now)
+    ledger.sweep(now)
+    assert not ledger.anything_gone(now)
