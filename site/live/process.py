@@ -7,7 +7,9 @@ Apps register their jobs when Django loads them (AppConfig.ready):
     process.every(seconds, job)        job(now) runs on a database thread, safe in every
                                        process at once (jobs lock what they change);
                                        aside=True: on a thread of its own, for slow work
-                                       (mail) that must never hold up the writers
+                                       (mail) that must never hold up the writers; a
+                                       coroutine function instead is awaited on the loop
+                                       and hands its own database work to the lanes
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
                                        transaction of the first process after an outage
     process.on_start(hook)             hook(loop) once the process serves (jobs.pool: the
@@ -198,6 +200,9 @@ async def _repeat(seconds, work, name=None):
 
 
 def _job_runner(job, aside):
+    if asyncio.iscoroutinefunction(job):
+        return job  # it hands its own database work to the lanes (tournaments.tick_live)
+
     async def run():
         await (lanes.aside if aside else lanes.write)(on_thread(job), timezone.now())
     run.__name__ = f"{job.__module__}.{job.__qualname__}"
