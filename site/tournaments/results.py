@@ -11,6 +11,7 @@ counts for nobody. An arena game that ends later than GRACE after the arena's en
 from collections import Counter
 from datetime import timedelta
 
+from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
@@ -30,9 +31,11 @@ def game_ended(sender, game, now, **kwargs):
         return
     tournament = pairing.tournament
     # The two entries' rows, locked in one order: a round robin's games of one player may end
-    # at once in two processes, and each recount must see the other's result.
-    list(Entry.objects.select_for_update().filter(
-        pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
+    # at once in two processes, and each recount must see the other's result. (SQLite has no
+    # row locks: its one writer already orders the ends, and the SELECT would only cost.)
+    if connection.features.has_select_for_update:
+        list(Entry.objects.select_for_update().filter(
+            pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
     score = first_score(game)
     late = tournament.kind == Tournament.ARENA and now > tournament.ends_at + GRACE
     pairing.ended_at = now
