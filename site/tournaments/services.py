@@ -201,16 +201,16 @@ def _advance_locked(tournament_id, now, waves=None):
 
 # Games of an arena wave started in one transaction by tick_live: each slice is a job on a
 # writer thread, so the people's moves that arrived meanwhile go first (on SQLite the wave's
-# 25 games in one transaction held the one writer for a sixth of a second every wave). One
-# game (about 4 ms of CPU) holds the writer for less than a game's end does; the slice's own
-# lock and checks add about 1.5 ms a game.
+# 25 games in one transaction held the one writer for 100-200 ms of CPU every wave). One game
+# a slice holds the writer for less than a game's end does.
 WAVE_SLICE = 1
 
 
 def plan(now=None):
     """The server's tick, first half (on a thread of its own): everything `tick` does, except
     that a running arena's wave is only worked out, read without a lock; returns
-    [(tournament id, [(first entry id, second entry id), ...])] for start_wave."""
+    [(tournament, [(first entry, second entry), ...])] for start_wave, the entries read with
+    their players (what a start needs), so the writer's jobs only check and write."""
     now = now or timezone.now()
     waves = []
     for tournament_id in _due(now):
@@ -221,52 +221,51 @@ def plan(now=None):
                 with transaction.atomic():
                     fill_with_computers(_locked(tournament_id))
                     news.changed(tournament_id)
-            pairs = wave_pairs(tournament)
+            pairs = _with_players(tournament, wave_pairs(tournament))
             if pairs:
-                waves.append((tournament_id, pairs))
+                waves.append((tournament, pairs))
             continue
         _advance_locked(tournament_id, now, waves)
     return waves
 
 
-def start_wave(tournament_id, pairs, now=None):
+def start_wave(tournament, pairs, now=None):
     """The server's tick, second half (a writer job per slice of a wave): start the planned
-    arena games whose two players are still free, under the event's row lock, so a player
-    another process paired meanwhile is skipped. Returns the games started."""
+    arena games whose two players are still free, not paused nor withdrawn, under the event's
+    row lock, so a player another process paired meanwhile is skipped; nothing once the
+    arena is over. Returns the games started."""
     now = now or timezone.now()
     with transaction.atomic():
-        tournament = _locked(tournament_id)
-        if (tournament.kind != Tournament.ARENA or tournament.status != Tournament.RUNNING
-                or now >= tournament.ends_at):
+        state = Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list(
+            "status", "ends_at").first()
+        if state is None or state[0] != Tournament.RUNNING or now >= state[1]:
             return []
-        wanted = {pk for pair in pairs for pk in pair}
-        entries = {entry.pk: entry for entry in tournament.entries.filter(
-            pk__in=wanted, paused=False, withdrawn=False).select_related(*PLAYER)}
-        busy = set()
-        for first, second in tournament.pairings.filter(ended_at__isnull=True).filter(
-                Q(first_id__in=wanted) | Q(second_id__in=wanted)).values_list(
-                "first_id", "second_id"):
-            busy.update((first, second))
-        started = [_start(tournament, entries[first], entries[second]) for first, second in pairs
-                   if first in entries and second in entries and not {first, second} & busy]
+        wanted = {entry.pk for pair in pairs for entry in pair}
+        free = set(Entry.objects.filter(pk__in=wanted, paused=False, withdrawn=False)
+                   .values_list("pk", flat=True))
+        for first, second in Pairing.objects.filter(
+                Q(first_id__in=wanted) | Q(second_id__in=wanted), tournament_id=tournament.pk,
+                ended_at__isnull=True).values_list("first_id", "second_id"):
+            free.difference_update((first, second))
+        started = [_start(tournament, first, second) for first, second in pairs
+                   if first.pk in free and second.pk in free]
         if started:
-            news.changed(tournament_id)
+            news.changed(tournament.pk)
         return started
 
 
 def slices(waves):
-    """The planned waves as start_wave's calls: (tournament id, at most WAVE_SLICE pairs)."""
-    for tournament_id, pairs in waves:
+    """The planned waves as start_wave's calls: (tournament, at most WAVE_SLICE pairs)."""
+    for tournament, pairs in waves:
         for at in range(0, len(pairs), WAVE_SLICE):
-            yield tournament_id, pairs[at:at + WAVE_SLICE]
+            yield tournament, pairs[at:at + WAVE_SLICE]
 
 
 async def tick_live():
     """The tick as the server runs it (process.every): the plan on a thread of its own, then
     each arena wave's games WAVE_SLICE at a time, each slice a job on a writer thread."""
-    for tournament_id, pairs in slices(await lanes.aside(process.on_thread(plan),
-                                                         timezone.now())):
-        await lanes.write(start_wave, tournament_id, pairs)
+    for tournament, pairs in slices(await lanes.aside(process.on_thread(plan), timezone.now())):
+        await lanes.write(start_wave, tournament, pairs)
 
 
 def advance(tournament, now, waves=None):
@@ -373,15 +372,20 @@ def arena_wave(tournament, waves=None):
     add the wave to `waves` for start_wave (plan)."""
     if settings.TOURNAMENT_COMPUTERS:
         fill_with_computers(tournament)
-    pairs = wave_pairs(tournament)
+    pairs = _with_players(tournament, wave_pairs(tournament))
     if not pairs:
         return []
     if waves is not None:
-        waves.append((tournament.pk, pairs))
+        waves.append((tournament, pairs))
         return []
+    return [_start(tournament, first, second) for first, second in pairs]
+
+
+def _with_players(tournament, pairs):
+    """The pairs of entry ids as pairs of entries, with their players and profiles."""
     entries = tournament.entries.select_related(*PLAYER).in_bulk(
         {pk for pair in pairs for pk in pair})
-    return [_start(tournament, entries[first], entries[second]) for first, second in pairs]
+    return [(entries[first], entries[second]) for first, second in pairs]
 
 
 def wave_pairs(tournament):

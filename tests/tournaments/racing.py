@@ -53,8 +53,8 @@ ended = refused = 0
 stop = time.monotonic() + {seconds}
 while time.monotonic() < stop:
     if {seed} % 2:  # the server's way: a wave planned without a lock, started in slices
-        for tournament_id, pairs in services.slices(services.plan()):
-            services.start_wave(tournament_id, pairs)
+        for tournament, pairs in services.slices(services.plan()):
+            services.start_wave(tournament, pairs)
     else:
         services.tick()
     in_play = list(Pairing.objects.filter(ended_at__isnull=True).values_list("game_id", flat=True))

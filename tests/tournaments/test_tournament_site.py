@@ -64,8 +64,8 @@ def tick(request):
         return services.tick
 
     def server_tick():
-        for tournament_id, pairs in services.slices(services.plan()):
-            services.start_wave(tournament_id, pairs)
+        for tournament, pairs in services.slices(services.plan()):
+            services.start_wave(tournament, pairs)
     return server_tick
 
 
@@ -292,17 +292,17 @@ def test_a_planned_wave_starts_only_the_games_whose_players_are_still_free(peopl
     for person in people[:6]:
         services.join(tournament.pk, person)
     [(planned_for, pairs)] = services.plan()
-    assert planned_for == tournament.pk and len(pairs) == 3
+    assert planned_for == tournament and len(pairs) == 3
     services.tick()  # another process pairs everyone first
-    assert services.start_wave(tournament.pk, pairs) == []
+    assert services.start_wave(tournament, pairs) == []
     assert Pairing.objects.filter(tournament=tournament).count() == 3
     for pairing in Pairing.objects.filter(tournament=tournament):
         finish(pairing.game, 0)
     [(_, pairs)] = services.plan()
-    gone = Entry.objects.get(pk=pairs[0][1])
+    gone = pairs[0][1]
     services.pause(tournament.pk, gone.player)
-    started = [game for _, part in services.slices([(tournament.pk, pairs)])
-               for game in services.start_wave(tournament.pk, part)]
+    started = [game for _, part in services.slices([(tournament, pairs)])
+               for game in services.start_wave(tournament, part)]
     assert len(started) == 2
     in_play = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True)
     busy = [entry for p in in_play for entry in (p.first_id, p.second_id)]
@@ -312,7 +312,7 @@ def test_a_planned_wave_starts_only_the_games_whose_players_are_still_free(peopl
     [(_, pairs)] = services.plan()
     Tournament.objects.filter(pk=tournament.pk).update(
         ends_at=timezone.now() - timedelta(seconds=1))
-    assert services.start_wave(tournament.pk, pairs) == []
+    assert services.start_wave(tournament, pairs) == []
 
 
 def test_an_aborted_arena_game_counts_for_nobody(tick, people):
