@@ -201,10 +201,11 @@ async def _repeat(seconds, work, name=None):
 
 def _job_runner(job, aside):
     if asyncio.iscoroutinefunction(job):
-        return job  # it hands its own database work to the lanes (tournaments.tick_live)
-
-    async def run():
-        await (lanes.aside if aside else lanes.write)(on_thread(job), timezone.now())
+        async def run():
+            await job()  # it hands its own database work to the lanes (tournaments.tick_live)
+    else:
+        async def run():
+            await (lanes.aside if aside else lanes.write)(on_thread(job), timezone.now())
     run.__name__ = f"{job.__module__}.{job.__qualname__}"
     return run
 
