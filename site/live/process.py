@@ -9,7 +9,9 @@ Apps register their jobs when Django loads them (AppConfig.ready):
                                        aside=True: on a thread of its own, for slow work
                                        (mail) that must never hold up the writers;
                                        due=check: check(now) first, on a reader thread, and
-                                       job(now) on a writer only if it says there is work
+                                       job(now) on a writer only if it says there is work; a
+                                       coroutine function instead is awaited on the loop
+                                       and hands its own database work to the lanes
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
                                        transaction of the first process after an outage
     process.on_start(hook)             hook(loop) once the process serves (jobs.pool: the
@@ -200,14 +202,19 @@ async def _repeat(seconds, work, name=None):
 
 
 def _job_runner(job, aside, due=None):
-    async def run():
-        now = timezone.now()
-        # The sweeps run every two seconds and mostly find nothing: on SQLite the one writer
-        # held for their look every time was a wait for the moves queued behind it (the tail
-        # at 500 games x 1 move / 5 s). A reader looks; the writer works only when needed.
-        if due is not None and not await lanes.read(on_thread(due), now):
-            return
-        await (lanes.aside if aside else lanes.write)(on_thread(job), now)
+    if asyncio.iscoroutinefunction(job):
+        async def run():
+            await job()  # it hands its own database work to the lanes (tournaments.tick_live)
+    else:
+        async def run():
+            now = timezone.now()
+            # The sweeps run every two seconds and mostly find nothing: on SQLite the one
+            # writer held for their look every time was a wait for the moves queued behind it
+            # (the tail at 500 games x 1 move / 5 s). A reader looks; the writer works only
+            # when needed.
+            if due is not None and not await lanes.read(on_thread(due), now):
+                return
+            await (lanes.aside if aside else lanes.write)(on_thread(job), now)
     run.__name__ = f"{job.__module__}.{job.__qualname__}"
     return run
 

@@ -63,11 +63,14 @@ def score_of(winner):
 def lock_ratings(players, kind) -> dict:
     """The players' rating rows for `kind`, made if missing and locked (pk order)."""
     ids = sorted(player.pk for player in players)
+    locked = Rating.objects.select_for_update().filter(user_id__in=ids, game=kind).order_by("pk")
+    rows = {row.user_id: row for row in locked}
+    if len(rows) == len(ids):
+        return rows  # the usual case: one query, no savepoints
     for user_id in ids:
         # get_or_create survives a racing insert of the same row (it reads it back).
         Rating.objects.get_or_create(user_id=user_id, game=kind)
-    locked = Rating.objects.select_for_update().filter(user_id__in=ids, game=kind).order_by("pk")
-    return {row.user_id: row for row in locked}
+    return {row.user_id: row for row in locked.all()}
 
 
 def record(row, after, score, now):

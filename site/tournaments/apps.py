@@ -29,7 +29,8 @@ class TournamentsConfig(AppConfig):
         house_rules.connect(results.house_rules, dispatch_uid="tournaments.house_rules")
         berserk.connect(results.berserk, dispatch_uid="tournaments.berserk")
         occasion.connect(results.occasion, dispatch_uid="tournaments.occasion")
-        # Pairing waves and rounds: a job on a thread of its own, off the event loop.
-        process.every(settings.TOURNAMENT_TICK, services.tick, aside=True)
+        # Pairing waves and rounds: worked out on a thread of its own, off the event loop; an
+        # arena wave's games start a slice at a time on a writer thread, between the moves.
+        process.every(settings.TOURNAMENT_TICK, services.tick_live)
         # The next day's scheduled events (the first half a minute after the start).
         process.every(30, schedule.plan, aside=True)

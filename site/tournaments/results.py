@@ -8,11 +8,12 @@ player who did not make it (a forfeit; in an arena it also pauses that player, w
 probably gone, until they come back); an abort, or an untimed game left alone, is void and
 counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
 """
+from collections import Counter
 from datetime import timedelta
 from functools import lru_cache
 
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Q
 from django.urls import reverse
 
 from live.sql import column, fetch, quote, table
@@ -32,9 +33,11 @@ def game_ended(sender, game, now, **kwargs):
         return
     tournament = pairing.tournament
     # The two entries' rows, locked in one order: a round robin's games of one player may end
-    # at once in two processes, and each recount must see the other's result.
-    list(Entry.objects.select_for_update().filter(
-        pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
+    # at once in two processes, and each recount must see the other's result. (SQLite has no
+    # row locks: its one writer already orders the ends, and the SELECT would only cost.)
+    if connection.features.has_select_for_update:
+        list(Entry.objects.select_for_update().filter(
+            pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
     score = first_score(game)
     late = tournament.kind == Tournament.ARENA and now > tournament.ends_at + GRACE
     pairing.ended_at = now
@@ -43,8 +46,7 @@ def game_ended(sender, game, now, **kwargs):
     pairing.first_actions, pairing.second_actions = actions_of(game)
     pairing.save(update_fields=["ended_at", "void", "result", "first_actions",
                                 "second_actions"])
-    for entry_id in (pairing.first_id, pairing.second_id):
-        recount(tournament, entry_id)
+    recount(tournament, pairing.first_id, pairing.second_id)
     if tournament.kind == Tournament.ARENA and game.reason == "no_start":
         # Gone (lichess does the same): no more games until they come back and un-pause.
         absent = pairing.first_id if game.player_to_move() == 0 else pairing.second_id
@@ -53,9 +55,13 @@ def game_ended(sender, game, now, **kwargs):
 
 
 def actions_of(game):
-    """How many actions each player made (stored with each action: play's Action.player)."""
-    counts = dict(game.action_rows.order_by().values_list("player").annotate(Count("id")))
-    return counts.get(0, 0), counts.get(1, 0)
+    """How many actions each player made (stored with each action: play's Action.player).
+    Counted in Python from one column: the ORM's GROUP BY cost more to build than the game's
+    few hundred rows cost to read."""
+    counts = [0, 0]
+    for player in game.action_rows.order_by().values_list("player", flat=True):
+        counts[player] += 1
+    return counts[0], counts[1]
 
 
 def berserk(sender, game, player, **kwargs):
@@ -143,28 +149,39 @@ def first_score(game):
     return 1.0 if game.winner == 0 else 0.0
 
 
-def recount(tournament, entry_id):
-    """Set the entry's points from its counted games (and byes): the same sum whether a game
-    is the first or the last to be counted, so a recount never counts anything twice."""
-    Entry.objects.filter(pk=entry_id).update(points=points_of(tournament, entry_id))
+def recount(tournament, *entry_ids):
+    """Set the entries' points from their counted games (and byes): the same sum whether a
+    game is the first or the last to be counted, so a recount never counts anything twice.
+    The entries' games are read in one query."""
+    points = points_of(tournament, entry_ids)
+    for entry_id in entry_ids:
+        Entry.objects.filter(pk=entry_id).update(points=points[entry_id])
 
 
-def points_of(tournament, entry_id):
-    played = list(arena_games(tournament, entry_id))
+def points_of(tournament, entry_ids):
+    """{entry id: points} from the entries' counted games (and byes)."""
+    played = arena_games(tournament, entry_ids)
     if tournament.kind == Tournament.ARENA:
-        return arena_points(played)
-    return (sum(game.result for game in played)
-            + Bye.objects.filter(tournament=tournament, entry_id=entry_id, played=False).count())
+        return {entry_id: arena_points(played[entry_id]) for entry_id in entry_ids}
+    byes = Counter(Bye.objects.filter(tournament=tournament, entry_id__in=entry_ids,
+                                      played=False).values_list("entry_id", flat=True))
+    return {entry_id: sum(game.result for game in played[entry_id]) + byes[entry_id]
+            for entry_id in entry_ids}
 
 
-def arena_games(tournament, entry_id):
-    """The entry's counted games from its side (result, berserk, own actions), in the order
-    they ended."""
+def arena_games(tournament, entry_ids):
+    """{entry id: its counted games from its side (result, berserk, own actions), in the
+    order they ended}."""
+    games = {entry_id: [] for entry_id in entry_ids}
     rows = (Pairing.objects.filter(tournament=tournament, ended_at__isnull=False, void=False)
-            .filter(first_id=entry_id) | Pairing.objects.filter(
-                tournament=tournament, ended_at__isnull=False, void=False, second_id=entry_id))
-    for pairing in rows.order_by("ended_at", "pk"):
-        side = 0 if pairing.first_id == entry_id else 1
-        yield ArenaGame(pairing.result if side == 0 else 1 - pairing.result,
-                        berserk=pairing.berserk_of(side),
-                        actions=(pairing.first_actions, pairing.second_actions)[side])
+            .filter(Q(first_id__in=entry_ids) | Q(second_id__in=entry_ids))
+            .order_by("ended_at", "pk")
+            .values_list("first_id", "second_id", "result", "first_berserk", "second_berserk",
+                         "first_actions", "second_actions"))
+    for first, second, result, *berserk_actions in rows:
+        for side, entry_id in enumerate((first, second)):
+            if entry_id in games:
+                games[entry_id].append(ArenaGame(
+                    result if side == 0 else 1 - result, berserk=berserk_actions[side],
+                    actions=berserk_actions[2 + side]))
+    return games

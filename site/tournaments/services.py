@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from bots import accounts as computers
-from live import groups
+from live import groups, lanes, process
 from lobby.listing import game_started
 from lobby.services import announce
 from play.services import start_game
@@ -176,20 +176,101 @@ def too_few(tournament):
 
 def tick(now=None):
     """Start what is due, pair who is free, end what is over: every event in its own
-    transaction with its row locked (process.every runs this on a thread of its own)."""
+    transaction with its row locked. In one call: the tests, the scripts, a management
+    command; the server runs `tick_live` instead, which starts an arena wave's games a few at
+    a time."""
     now = now or timezone.now()
-    due = Tournament.objects.filter(
+    for tournament_id in _due(now):
+        _advance_locked(tournament_id, now)
+
+
+def _due(now):
+    return list(Tournament.objects.filter(
         Q(status=Tournament.UPCOMING, starts_at__lte=now) | Q(status=Tournament.RUNNING))
-    for tournament_id in due.values_list("pk", flat=True):
-        with transaction.atomic():
-            tournament = _locked(tournament_id)
-            before = (tournament.status, tournament.round)
-            started = advance(tournament, now)
-            if started or (tournament.status, tournament.round) != before:
-                news.changed(tournament.pk)
+        .values_list("pk", flat=True))
 
 
-def advance(tournament, now):
+def _advance_locked(tournament_id, now, waves=None):
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        before = (tournament.status, tournament.round)
+        started = advance(tournament, now, waves)
+        if started or (tournament.status, tournament.round) != before:
+            news.changed(tournament.pk)
+
+
+# Games of an arena wave started in one transaction by tick_live: each slice is a job on a
+# writer thread, so the people's moves that arrived meanwhile go first (on SQLite the wave's
+# 25 games in one transaction held the one writer for 100-200 ms of CPU every wave). One game
+# a slice holds the writer for less than a game's end does.
+WAVE_SLICE = 1
+
+
+def plan(now=None):
+    """The server's tick, first half (on a thread of its own): everything `tick` does, except
+    that a running arena's wave is only worked out, read without a lock; returns
+    [(tournament, [(first entry, second entry), ...])] for start_wave, the entries read with
+    their players (what a start needs), so the writer's jobs only check and write."""
+    now = now or timezone.now()
+    waves = []
+    for tournament_id in _due(now):
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        if (tournament is not None and tournament.kind == Tournament.ARENA
+                and tournament.status == Tournament.RUNNING and now < tournament.ends_at):
+            if settings.TOURNAMENT_COMPUTERS and computers_to_change(tournament):
+                with transaction.atomic():
+                    fill_with_computers(_locked(tournament_id))
+                    news.changed(tournament_id)
+            pairs = _with_players(tournament, wave_pairs(tournament))
+            if pairs:
+                waves.append((tournament, pairs))
+            continue
+        _advance_locked(tournament_id, now, waves)
+    return waves
+
+
+def start_wave(tournament, pairs, now=None):
+    """The server's tick, second half (a writer job per slice of a wave): start the planned
+    arena games whose two players are still free, not paused nor withdrawn, under the event's
+    row lock, so a player another process paired meanwhile is skipped; nothing once the
+    arena is over. Returns the games started."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        state = Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list(
+            "status", "ends_at").first()
+        if state is None or state[0] != Tournament.RUNNING or now >= state[1]:
+            return []
+        wanted = {entry.pk for pair in pairs for entry in pair}
+        free = set(Entry.objects.filter(pk__in=wanted, paused=False, withdrawn=False)
+                   .values_list("pk", flat=True))
+        for first, second in Pairing.objects.filter(
+                Q(first_id__in=wanted) | Q(second_id__in=wanted), tournament_id=tournament.pk,
+                ended_at__isnull=True).values_list("first_id", "second_id"):
+            free.difference_update((first, second))
+        started = [_start(tournament, first, second) for first, second in pairs
+                   if first.pk in free and second.pk in free]
+        if started:
+            news.changed(tournament.pk)
+        return started
+
+
+def slices(waves):
+    """The planned waves as start_wave's calls: (tournament, at most WAVE_SLICE pairs)."""
+    for tournament, pairs in waves:
+        for at in range(0, len(pairs), WAVE_SLICE):
+            yield tournament, pairs[at:at + WAVE_SLICE]
+
+
+async def tick_live():
+    """The tick as the server runs it (process.every): the plan on a thread of its own, then
+    each arena wave's games WAVE_SLICE at a time, each slice a job on a writer thread."""
+    for tournament, pairs in slices(await lanes.aside(process.on_thread(plan), timezone.now())):
+        await lanes.write(start_wave, tournament, pairs)
+
+
+def advance(tournament, now, waves=None):
+    """Move the locked event on at `now`; `waves`: a list to add an arena's planned wave to
+    (plan) instead of starting its games."""
     if tournament.status == Tournament.UPCOMING:
         if tournament.starts_at > now:
             return
@@ -205,7 +286,7 @@ def advance(tournament, now):
     in_play = tournament.pairings.filter(ended_at__isnull=True)
     if tournament.kind == Tournament.ARENA:
         if now < tournament.ends_at:
-            return arena_wave(tournament)
+            return arena_wave(tournament, waves)
         if not in_play.exists() or now > tournament.ends_at + results.GRACE:
             _finish(tournament, now)
     elif (tournament.kind == Tournament.SWISS and tournament.round < tournament.rounds
@@ -246,11 +327,7 @@ def fill_with_computers(tournament):
     """With fewer than FEW_PEOPLE people in, computer levels (lowest first) enter until the
     arena has FEW_PEOPLE players; once enough people are in, they withdraw (a game in play
     goes on). Marked BOT in the standings; the podium names the best person too."""
-    entries = list(tournament.entries.all())
-    bots = [entry for entry in entries if computers.is_bot(entry.player_id)]
-    people = sum(1 for entry in entries if not entry.withdrawn and entry not in bots)
-    wanted = max(0, FEW_PEOPLE - people) if people else 0
-    active = [entry for entry in bots if not entry.withdrawn]
+    bots, wanted, active = _computers(tournament)
     for entry in active[wanted:]:
         entry.withdrawn = True
         entry.save(update_fields=["withdrawn"])
@@ -269,30 +346,73 @@ def fill_with_computers(tournament):
             missing -= 1
 
 
-def arena_wave(tournament):
-    """Pair the arena's free players (tournaments.formats.arena)."""
+def computers_to_change(tournament):
+    """Whether fill_with_computers would change anything now (read without a lock)."""
+    bots, wanted, active = _computers(tournament)
+    return len(active) != wanted and (len(active) > wanted or len(bots) > len(active)
+                                      or len(bots) < len(computers.levels()))
+
+
+def _computers(tournament):
+    """(the computers' entries, how many should play, those playing)."""
+    entries = list(tournament.entries.all())
+    bots = [entry for entry in entries if computers.is_bot(entry.player_id)]
+    people = sum(1 for entry in entries if not entry.withdrawn and entry not in bots)
+    wanted = max(0, FEW_PEOPLE - people) if people else 0
+    return bots, wanted, [entry for entry in bots if not entry.withdrawn]
+
+
+# What a game's start needs of a player, read with the entry: the profile says whether the
+# clock of a computer stands (play.services.clock_start), without a query per game.
+PLAYER = ("player", "player__profile")
+
+
+def arena_wave(tournament, waves=None):
+    """Pair the arena's free players (tournaments.formats.arena) and start their games, or
+    add the wave to `waves` for start_wave (plan)."""
     if settings.TOURNAMENT_COMPUTERS:
         fill_with_computers(tournament)
-    entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
+    pairs = _with_players(tournament, wave_pairs(tournament))
+    if not pairs:
+        return []
+    if waves is not None:
+        waves.append((tournament, pairs))
+        return []
+    return [_start(tournament, first, second) for first, second in pairs]
+
+
+def _with_players(tournament, pairs):
+    """The pairs of entry ids as pairs of entries, with their players and profiles."""
+    entries = tournament.entries.select_related(*PLAYER).in_bulk(
+        {pk for pair in pairs for pk in pair})
+    return [(entries[first], entries[second]) for first, second in pairs]
+
+
+def wave_pairs(tournament):
+    """The next wave: [(first entry id, second entry id)], from the entries and pairings as
+    read now (the sides balanced, never the same opponent twice in a row but for two)."""
+    entries = {pk: (points, joined_at, player_id) for pk, points, joined_at, player_id, paused,
+               withdrawn in tournament.entries.values_list(
+                   "pk", "points", "joined_at", "player_id", "paused", "withdrawn")
+               if not (paused or withdrawn)}
     busy = set()
     last = {}
     balance = {}
-    for pairing in tournament.pairings.order_by("created_at", "pk"):
-        if pairing.ended_at is None:
-            busy.update((pairing.first_id, pairing.second_id))
-        last[pairing.first_id], last[pairing.second_id] = pairing.second_id, pairing.first_id
-        balance[pairing.first_id] = balance.get(pairing.first_id, 0) + 1
-        balance[pairing.second_id] = balance.get(pairing.second_id, 0) - 1
-    free = [entry for entry in entries.values()
-            if not (entry.paused or entry.withdrawn or entry.pk in busy)]
-    free.sort(key=lambda entry: (-entry.points, entry.joined_at, entry.pk))
-    started = []
-    for a, b in pair_wave([entry.pk for entry in free], last):
-        if computers.is_bot(entries[a].player_id) and computers.is_bot(entries[b].player_id):
+    for first, second, ended_at in tournament.pairings.order_by("created_at", "pk").values_list(
+            "first_id", "second_id", "ended_at"):
+        if ended_at is None:
+            busy.update((first, second))
+        last[first], last[second] = second, first
+        balance[first] = balance.get(first, 0) + 1
+        balance[second] = balance.get(second, 0) - 1
+    free = [pk for pk in entries if pk not in busy]
+    free.sort(key=lambda pk: (-entries[pk][0], entries[pk][1], pk))
+    pairs = []
+    for a, b in pair_wave(free, last):
+        if computers.is_bot(entries[a][2]) and computers.is_bot(entries[b][2]):
             continue  # computers are there for the people: they wait for the next wave
-        first, second = arena_sides(a, b, balance)
-        started.append(_start(tournament, entries[first], entries[second]))
-    return started
+        pairs.append(arena_sides(a, b, balance))
+    return pairs
 
 
 def _swiss_round(tournament, now):

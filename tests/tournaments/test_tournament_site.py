@@ -56,6 +56,19 @@ def event(creator, kind="arena", starts_in=0, **extra):
     return services.create(creator, **settings)
 
 
+@pytest.fixture(params=["in one call", "as the server does"])
+def tick(request):
+    """The periodic tick, either way: `services.tick` (scripts, commands) or the server's two
+    halves (`plan` on a thread, then the arena waves' games a slice at a time)."""
+    if request.param == "in one call":
+        return services.tick
+
+    def server_tick():
+        for tournament, pairs in services.slices(services.plan()):
+            services.start_wave(tournament, pairs)
+    return server_tick
+
+
 def finish(game, winner):
     """End `game` as a person would: the loser resigns (winner None: abort, no result)."""
     game.refresh_from_db()
@@ -207,11 +220,11 @@ def test_the_event_page_states_its_rules_in_words(client, people, kind, words):
 
 # -- the formats played to the end ----------------------------------------------------------------
 
-def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
+def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(tick, people):
     tournament = event(people[0])
     for person in people[:5]:
         services.join(tournament.pk, person)
-    services.tick()
+    tick()
     first_wave = list(Pairing.objects.filter(tournament=tournament))
     assert len(first_wave) == 2  # five free: two games, one waits
     services.pause(tournament.pk, people[4])  # the one left over pauses: no pairing
@@ -219,7 +232,7 @@ def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
         finish(pairing.game, number % 2)
     # Counting again (a repeated signal) changes nothing: the pairing has its end.
     results.game_ended(Game, first_wave[0].game, timezone.now())
-    services.tick()
+    tick()
     second_wave = Pairing.objects.filter(tournament=tournament).exclude(
         pk__in=[p.pk for p in first_wave])
     assert len(second_wave) == 2
@@ -232,7 +245,7 @@ def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
         finish(pairing.game, 0)
     Tournament.objects.filter(pk=tournament.pk).update(
         ends_at=timezone.now() - timedelta(seconds=1))
-    services.tick()
+    tick()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.FINISHED
     assert shown_points(tournament) == recomputed_points(tournament)
@@ -240,11 +253,11 @@ def test_an_arena_pairs_free_players_counts_each_end_once_and_finishes(people):
 
 
 def test_a_player_in_a_game_asking_to_be_paired_is_refused_and_withdrawing_mid_game_stops_pairing(
-        people):
+        tick, people):
     tournament = event(people[0])
     for person in people[:4]:
         services.join(tournament.pk, person)
-    services.tick()
+    tick()
     first_wave = list(Pairing.objects.filter(tournament=tournament))
     leaver = Entry.objects.get(tournament=tournament, player=people[0])
     for request in (lambda: services.pause(tournament.pk, people[0], paused=False),
@@ -256,7 +269,7 @@ def test_a_player_in_a_game_asking_to_be_paired_is_refused_and_withdrawing_mid_g
     with pytest.raises(services.TournamentError, match="paused already"):
         services.pause(tournament.pk, people[1])
     services.pause(tournament.pk, people[1], paused=False)
-    services.tick()
+    tick()
     assert Pairing.objects.filter(tournament=tournament).count() == 2  # nobody paired twice
     services.withdraw(tournament.pk, people[0])  # mid-game: the game goes on
     theirs = Pairing.objects.get(Q(first=leaver) | Q(second=leaver), tournament=tournament)
@@ -264,7 +277,7 @@ def test_a_player_in_a_game_asking_to_be_paired_is_refused_and_withdrawing_mid_g
     assert theirs.game.is_active
     for number, pairing in enumerate(first_wave):
         finish(pairing.game, number % 2)
-    services.tick()
+    tick()
     later = Pairing.objects.filter(tournament=tournament).exclude(
         pk__in=[p.pk for p in first_wave])
     assert later.count() == 1  # three free people: one game, and never the one who left
@@ -272,11 +285,41 @@ def test_a_player_in_a_game_asking_to_be_paired_is_refused_and_withdrawing_mid_g
     assert shown_points(tournament) == recomputed_points(tournament)  # their game counted
 
 
-def test_an_aborted_arena_game_counts_for_nobody(people):
+def test_a_planned_wave_starts_only_the_games_whose_players_are_still_free(people):
+    """The server plans a wave without a lock and starts it a slice at a time: whoever another
+    process paired, or who paused, since the plan is skipped; after the end nothing starts."""
+    tournament = event(people[0])
+    for person in people[:6]:
+        services.join(tournament.pk, person)
+    [(planned_for, pairs)] = services.plan()
+    assert planned_for == tournament and len(pairs) == 3
+    services.tick()  # another process pairs everyone first
+    assert services.start_wave(tournament, pairs) == []
+    assert Pairing.objects.filter(tournament=tournament).count() == 3
+    for pairing in Pairing.objects.filter(tournament=tournament):
+        finish(pairing.game, 0)
+    [(_, pairs)] = services.plan()
+    gone = pairs[0][1]
+    services.pause(tournament.pk, gone.player)
+    started = [game for _, part in services.slices([(tournament, pairs)])
+               for game in services.start_wave(tournament, part)]
+    assert len(started) == 2
+    in_play = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True)
+    busy = [entry for p in in_play for entry in (p.first_id, p.second_id)]
+    assert len(busy) == len(set(busy)) == 4 and gone.pk not in busy
+    for pairing in in_play:
+        finish(pairing.game, 1)
+    [(_, pairs)] = services.plan()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_at=timezone.now() - timedelta(seconds=1))
+    assert services.start_wave(tournament, pairs) == []
+
+
+def test_an_aborted_arena_game_counts_for_nobody(tick, people):
     tournament = event(people[0])
     for person in people[:2]:
         services.join(tournament.pk, person)
-    services.tick()
+    tick()
     pairing = Pairing.objects.get()
     finish(pairing.game, None)
     pairing.refresh_from_db()
@@ -530,7 +573,7 @@ def test_a_tournament_games_page_names_its_event_and_offers_no_takeback_or_playe
     assert snapshot["event"] is None and snapshot["house_rules"] == {}
 
 
-def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settings, people,
+def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settings, tick, people,
                                                                           client):
     from bots import accounts as computers
 
@@ -538,7 +581,7 @@ def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settin
     tournament = event(people[0])
     for person in people[:2]:
         services.join(tournament.pk, person)
-    services.tick()
+    tick()
     bots = Entry.objects.filter(tournament=tournament, player__profile__is_bot=True)
     assert bots.count() == 2 and not bots.filter(withdrawn=True).exists()
     for pairing in Pairing.objects.filter(tournament=tournament):
@@ -547,7 +590,7 @@ def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settin
     rows = table(tournament)
     assert sorted(row["bot"] for row in rows) == [False, False, True, True]
     finish(Pairing.objects.get(tournament=tournament).game, 0)
-    services.tick()  # the people just met: each gets a computer now
+    tick()  # the people just met: each gets a computer now
     second_wave = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True)
     assert len(second_wave) == 2
     for pairing in second_wave:  # the computers win
@@ -556,13 +599,13 @@ def test_computers_fill_an_arena_of_few_people_and_leave_when_enough_come(settin
         finish(pairing.game, 0 if computers.is_bot(pairing.first.player_id) else 1)
     for person in people[2:4]:
         services.join(tournament.pk, person)
-    services.tick()
+    tick()
     assert bots.filter(withdrawn=False).count() == 0  # four people: the computers step out
     for pairing in Pairing.objects.filter(tournament=tournament, ended_at__isnull=True):
         finish(pairing.game, 0)
     Tournament.objects.filter(pk=tournament.pk).update(
         ends_at=timezone.now() - timedelta(seconds=1))
-    services.tick()
+    tick()
     # A computer on the podium takes no prize: the best person is named too.
     rows = table(Tournament.objects.get(pk=tournament.pk))
     assert any(row["bot"] for row in rows[:3])

@@ -77,6 +77,20 @@ def test_a_periodic_run_reports_its_steps_on_the_loop_and_its_database_time(capl
     assert metrics.periodic_held_seconds.labels("chores")._sum.get() >= 0.006
 
 
+def test_a_periodic_coroutine_is_awaited_on_the_loop_and_named_in_full():
+    """process.every also takes a coroutine function (tournaments.services.tick_live), which
+    hands its own database work to the lanes; its runs are reported under its full name."""
+    done = []
+
+    async def tidy():
+        done.append(await lanes.write(lambda: "written on a writer"))
+
+    runner = process._job_runner(tidy, aside=False)
+    assert runner.__name__ == f"{__name__}.{tidy.__qualname__}"
+    run(runner)
+    assert done == ["written on a writer"]
+
+
 def test_a_failing_periodic_run_is_still_reported():
     heard = []
     process.periodic_ran.connect(lambda sender, **f: heard.append(f["work"]), weak=False,
