@@ -142,12 +142,13 @@ class MctsPlayer(Player):
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
-                 reuse: bool | None = None, simulations: int | None = None):
+                 reuse: bool | None = None, simulations: int | None = None,
+                 exploration: float = 0.4):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         spec = LEVELS[level]
-        self.level, self.rave = level, rave
+        self.level, self.rave, self.exploration = level, rave, exploration
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
@@ -159,7 +160,7 @@ class MctsPlayer(Player):
     def choose(self, state) -> str:
         _check(state)
         self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
-                           clock=self.clock, solver=self.solver,
+                           exploration=self.exploration, clock=self.clock, solver=self.solver,
                            tree=self.tree if self.reuse else None)
         if self.reuse:
             if self.last.tree is not None:
@@ -176,20 +177,39 @@ VARIANTS = {"": {}, "uct": {"rave": 0.0}, "old": {"solver": False, "reuse": Fals
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True}}
 
 
+# What a player's name may set after a comma, for the arena's comparisons at equal thinking
+# time: `sims` its simulations a move (each player its own: a budget calibrated to the same
+# CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter.
+SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float)}
+
+
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
     """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE),
     'mcts4-old' (without the solver and the kept tree), 'mcts4-solver', 'mcts4-reuse' (one
-    of them).  `simulations` replaces a search's budget (the arena's equal budgets)."""
+    of them), any of these with settings after commas ('mcts4-old,sims=3000,c=0.2': see
+    SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
+    the name sets its own."""
     if spec == "random":
         return RandomPlayer(seed)
     if spec == "greedy":
         return GreedyPlayer(seed)
     if spec.startswith("mcts"):
-        level, _, variant = spec[4:].partition("-")
+        name, *settings = spec.split(",")
+        level, _, variant = name[4:].partition("-")
+        options = dict(VARIANTS.get(variant, {}))
+        if simulations is not None:
+            options["simulations"] = simulations
+        try:
+            for setting in settings:
+                key, _, value = setting.partition("=")
+                option, kind = SETTINGS[key]
+                options[option] = kind(value)
+        except (KeyError, ValueError):
+            level = ""   # an unknown or unreadable setting: no such player
         if level.isdigit() and variant in VARIANTS:
-            return MctsPlayer(int(level), seed, simulations=simulations, **VARIANTS[variant])
+            return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
-                     f"with -uct, -old, -solver or -reuse")
+                     f"with -uct, -old, -solver or -reuse, and settings ,sims=N ,c=X ,rave=X")
 
 
 def _check(state) -> None:
