@@ -39,7 +39,13 @@ class Level(NamedTuple):
     reuse: bool = False
     # Whether the level only fits a game without a realtime clock (its cap is too long).
     untimed_only: bool = False
+    # UCB's exploration constant (games.mcts.search's `exploration`).
+    exploration: float = 0.4
 
+
+# The top levels explore less than the others: with RAVE's estimates steering the search, 0.15
+# beat 0.4 in self-play at equal budgets on every game (docs/measurements.md, issue 28).
+TOP_EXPLORATION = 0.15
 
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under
 # 2 s of CPU a move on the default boards (docs/measurements.md has the arena's figures).
@@ -49,9 +55,10 @@ LEVELS = {
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
-             solver=True, reuse=True),
+             solver=True, reuse=True, exploration=TOP_EXPLORATION),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
-             "and correspondence games only.", solver=True, reuse=True, untimed_only=True),
+             "and correspondence games only.", solver=True, reuse=True, untimed_only=True,
+             exploration=TOP_EXPLORATION),
 }
 TOP_LEVEL = max(LEVELS)
 # The strongest level that fits a realtime clock.
@@ -143,12 +150,13 @@ class MctsPlayer(Player):
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
                  reuse: bool | None = None, simulations: int | None = None,
-                 exploration: float = 0.4):
+                 exploration: float | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         spec = LEVELS[level]
-        self.level, self.rave, self.exploration = level, rave, exploration
+        self.level, self.rave = level, rave
+        self.exploration = spec.exploration if exploration is None else exploration
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
@@ -171,9 +179,10 @@ class MctsPlayer(Player):
 
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
-# was before the solver and the kept tree (commit a6a705f: what the new top level is measured
-# against); with only one of the two.
-VARIANTS = {"": {}, "uct": {"rave": 0.0}, "old": {"solver": False, "reuse": False},
+# was before the solver, the kept tree and the top levels' exploration (commit a6a705f: what
+# the new top level is measured against); with only one of the two.
+VARIANTS = {"": {}, "uct": {"rave": 0.0},
+            "old": {"solver": False, "reuse": False, "exploration": 0.4},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True}}
 
 

@@ -230,10 +230,13 @@ def test_bad_requests():
 
 
 def test_the_old_top_level_searches_as_before():
-    """mcts4-old: the search of commit a6a705f (no solver, no kept tree), for the arena."""
+    """mcts4-old: the search of commit a6a705f (no solver, no kept tree, the exploration every
+    level had), for the arena."""
     old, new = player("mcts4-old", 1), player("mcts4", 1, simulations=50)
     assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
     assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
+    assert (old.exploration, new.exploration) == (0.4, LEVELS[4].exploration)
+    assert LEVELS[3].exploration == 0.4
 
 
 def test_a_players_name_sets_its_own_budget_and_constants():
