@@ -422,6 +422,19 @@ def test_arena_plays_every_search_at_the_budget_it_is_given(capsys):
     assert "30 simulations a move" in out and "mcts4 vs mcts4-old" in out
 
 
+def test_arena_plays_each_player_at_its_own_budget_and_records_both_thinking_times(capsys):
+    """Equal time by calibrated budgets: each name carries its budget, and the record holds
+    the opponent's CPU per action beside the first-named player's, to show the time was equal."""
+    from games import arena
+    record = arena.run_task({"game": "hadron", "options": {"size": 5}, "a": "mcts4,sims=40",
+                             "b": "mcts4-old,sims=20", "seed": 1, "index": 0})
+    assert record["cpu"] and record["cpu_b"] and record["cut"] == 0
+    assert arena.main(["hadron", "--pair", "mcts4,sims=40:mcts4-old,sims=20", "--games", "2",
+                       "--boards", "default"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts4,sims=40 vs mcts4-old,sims=20" in out and "its opponent's CPU mean" in out
+
+
 def test_arena_keeps_results_and_a_rerun_plays_only_what_is_missing(tmp_path, capsys):
     from games import arena
     results = tmp_path / "arena.jsonl"
