@@ -41,16 +41,11 @@ class Level(NamedTuple):
     untimed_only: bool = False
     # UCB's exploration constant (games.mcts.search's `exploration`).
     exploration: float = 0.4
-    # RAVE's parameter per game (games.mcts.search's `rave`), where it is not 500.
-    rave: tuple = ()
 
 
 # The top levels explore less than the others: with RAVE's estimates steering the search, 0.15
 # beat 0.4 in self-play at equal budgets on every game (docs/measurements.md, issue 28).
 TOP_EXPLORATION = 0.15
-# And in Hadron they trust AMAF longer: RAVE's parameter 2000 beat 500 in self-play at equal
-# budgets (11 of 16 games, docs/measurements.md).
-TOP_RAVE = (("hadron", 2000.0),)
 
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under
 # 2 s of CPU a move on the default boards (docs/measurements.md has the arena's figures).
@@ -60,10 +55,10 @@ LEVELS = {
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
-             solver=True, reuse=True, exploration=TOP_EXPLORATION, rave=TOP_RAVE),
+             solver=True, reuse=True, exploration=TOP_EXPLORATION),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
              "and correspondence games only.", solver=True, reuse=True, untimed_only=True,
-             exploration=TOP_EXPLORATION, rave=TOP_RAVE),
+             exploration=TOP_EXPLORATION),
 }
 TOP_LEVEL = max(LEVELS)
 # The strongest level that fits a realtime clock.
@@ -153,15 +148,14 @@ class MctsPlayer(Player):
     budgets).  A player that reuses keeps its last search's tree for its next move."""
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
-                 rave: float | None = None, clock=process_time, solver: bool | None = None,
+                 rave: float = 500.0, clock=process_time, solver: bool | None = None,
                  reuse: bool | None = None, simulations: int | None = None,
                  exploration: float | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         spec = LEVELS[level]
-        # None: the level's for the game played (`rave_for`), 500 unless the level says.
-        self.level, self.rave, self.rave_by_game = level, rave, dict(spec.rave)
+        self.level, self.rave = level, rave
         self.exploration = spec.exploration if exploration is None else exploration
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
@@ -169,16 +163,11 @@ class MctsPlayer(Player):
         self.solver = spec.solver if solver is None else solver
         self.reuse = spec.reuse if reuse is None else reuse
         self.tree = None
-        self.name = f"mcts{level}" + ("" if rave is None or rave else "-uct")
-
-    def rave_for(self, game: str) -> float:
-        """RAVE's parameter in `game`: the player's own if it was given one, else the level's."""
-        return self.rave if self.rave is not None else self.rave_by_game.get(game, 500.0)
+        self.name = f"mcts{level}" + ("" if rave else "-uct")
 
     def choose(self, state) -> str:
         _check(state)
-        self.last = search(state, self.playouts, self.rng, self.time_limit,
-                           rave=self.rave_for(state.game.name),
+        self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
                            exploration=self.exploration, clock=self.clock, solver=self.solver,
                            tree=self.tree if self.reuse else None)
         if self.reuse:
@@ -193,7 +182,7 @@ class MctsPlayer(Player):
 # was before the solver, the kept tree and the top levels' exploration (commit a6a705f: what
 # the new top level is measured against); with only one of the two.
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
-            "old": {"solver": False, "reuse": False, "exploration": 0.4, "rave": 500.0},
+            "old": {"solver": False, "reuse": False, "exploration": 0.4},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True}}
 
 

@@ -237,10 +237,6 @@ def test_the_old_top_level_searches_as_before():
     assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
     assert (old.exploration, new.exploration) == (0.4, LEVELS[4].exploration)
     assert LEVELS[3].exploration == 0.4
-    # RAVE: the top levels' own in Hadron, 500 elsewhere and for the old top level everywhere.
-    assert new.rave_for("hadron") == dict(LEVELS[4].rave)["hadron"] != 500.0
-    assert new.rave_for("tripen") == old.rave_for("hadron") == player("mcts3").rave_for("hadron") == 500.0
-    assert player("mcts4-uct").rave_for("hadron") == 0.0
 
 
 def test_a_players_name_sets_its_own_budget_and_constants():
