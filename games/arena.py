@@ -18,7 +18,11 @@ CPU seconds of the process that played it (mean, max), the wall-clock maximum, a
 of its searches the level's time cap cut short (a cut search is weaker than its level and no
 longer repeatable).  --pair A:B plays only that pairing (players: random, greedy,
 mcts1..mcts5; a level's name with -uct: without RAVE; -old: the search before the
-MCTS-solver and the kept tree, commit a6a705f; -solver or -reuse: with only that one).
+MCTS-solver and the kept tree, commit a6a705f; -solver or -reuse: with only that one; and
+settings after commas, `,sims=N` its own budget, `,c=X` its exploration, `,rave=X`).  Budgets
+of each player's own are how a match at equal thinking time is played on a shared machine:
+each side gets the simulations its search does in the same CPU time, calibrated side by side,
+and the table then gives the opponent's CPU per action beside the top's.
 
 The full table takes hours: --jobs N plays games in N processes, and --results FILE keeps one
 JSON line per finished game, so a rerun with the same file skips the games it holds and only
@@ -118,6 +122,8 @@ def run_task(task: dict) -> dict:
     mine = times[0]
     return {**task, "score": score,
             "cpu": [round(cpu, 4) for cpu, _, _ in mine],
+            # The other player's, to show that a match at calibrated budgets was at equal time.
+            "cpu_b": [round(cpu, 4) for cpu, _, _ in times[1]],
             "wall_max": round(max((wall for _, wall, _ in mine), default=0.0), 4),
             "cut": sum(cut for _, _, cut in mine)}
 
@@ -254,6 +260,7 @@ def _print_tables(tables, done: dict, pairs) -> None:
         board = options_text(options)
         top = rows[0][0] if pairs else rows[-1][0]
         cpu, wall_max, cut = [], 0.0, 0
+        against = []    # the top's opponents' CPU per action, where recorded
         for a, b, tasks in rows:
             records = [done[task_key(t)] for t in tasks if task_key(t) in done]
             n = len(records)
@@ -267,12 +274,17 @@ def _print_tables(tables, done: dict, pairs) -> None:
             if a == top:
                 for r in records:
                     cpu += r["cpu"]
+                    against += r.get("cpu_b", [])
                     wall_max = max(wall_max, r["wall_max"])
                     cut += r["cut"]
         if cpu:
             print(f"{name:<10} {board:<20} {top} thinking: CPU mean {sum(cpu) / len(cpu):.3f} s, "
                   f"max {max(cpu):.3f} s per action over {len(cpu)} actions (wall max "
                   f"{wall_max:.3f} s); {cut} cut by the time cap", flush=True)
+            if against and pairs:
+                print(f"{name:<10} {board:<20} its opponent's CPU mean "
+                      f"{sum(against) / len(against):.3f} s per action over {len(against)} "
+                      f"actions", flush=True)
 
 
 if __name__ == "__main__":

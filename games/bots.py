@@ -39,7 +39,13 @@ class Level(NamedTuple):
     reuse: bool = False
     # Whether the level only fits a game without a realtime clock (its cap is too long).
     untimed_only: bool = False
+    # UCB's exploration constant (games.mcts.search's `exploration`).
+    exploration: float = 0.4
 
+
+# The top levels explore less than the others: with RAVE's estimates steering the search, 0.15
+# beat 0.4 in self-play at equal budgets on every game (docs/measurements.md, issue 28).
+TOP_EXPLORATION = 0.15
 
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under
 # 2 s of CPU a move on the default boards (docs/measurements.md has the arena's figures).
@@ -49,9 +55,10 @@ LEVELS = {
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
-             solver=True, reuse=True),
+             solver=True, reuse=True, exploration=TOP_EXPLORATION),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
-             "and correspondence games only.", solver=True, reuse=True, untimed_only=True),
+             "and correspondence games only.", solver=True, reuse=True, untimed_only=True,
+             exploration=TOP_EXPLORATION),
 }
 TOP_LEVEL = max(LEVELS)
 # The strongest level that fits a realtime clock.
@@ -142,12 +149,14 @@ class MctsPlayer(Player):
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
-                 reuse: bool | None = None, simulations: int | None = None):
+                 reuse: bool | None = None, simulations: int | None = None,
+                 exploration: float | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         spec = LEVELS[level]
         self.level, self.rave = level, rave
+        self.exploration = spec.exploration if exploration is None else exploration
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
@@ -159,7 +168,7 @@ class MctsPlayer(Player):
     def choose(self, state) -> str:
         _check(state)
         self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
-                           clock=self.clock, solver=self.solver,
+                           exploration=self.exploration, clock=self.clock, solver=self.solver,
                            tree=self.tree if self.reuse else None)
         if self.reuse:
             if self.last.tree is not None:
@@ -170,26 +179,46 @@ class MctsPlayer(Player):
 
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
-# was before the solver and the kept tree (commit a6a705f: what the new top level is measured
-# against); with only one of the two.
-VARIANTS = {"": {}, "uct": {"rave": 0.0}, "old": {"solver": False, "reuse": False},
+# was before the solver, the kept tree and the top levels' exploration (commit a6a705f: what
+# the new top level is measured against); with only one of the two.
+VARIANTS = {"": {}, "uct": {"rave": 0.0},
+            "old": {"solver": False, "reuse": False, "exploration": 0.4},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True}}
+
+
+# What a player's name may set after a comma, for the arena's comparisons at equal thinking
+# time: `sims` its simulations a move (each player its own: a budget calibrated to the same
+# CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter.
+SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float)}
 
 
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
     """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE),
     'mcts4-old' (without the solver and the kept tree), 'mcts4-solver', 'mcts4-reuse' (one
-    of them).  `simulations` replaces a search's budget (the arena's equal budgets)."""
+    of them), any of these with settings after commas ('mcts4-old,sims=3000,c=0.2': see
+    SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
+    the name sets its own."""
     if spec == "random":
         return RandomPlayer(seed)
     if spec == "greedy":
         return GreedyPlayer(seed)
     if spec.startswith("mcts"):
-        level, _, variant = spec[4:].partition("-")
+        name, *settings = spec.split(",")
+        level, _, variant = name[4:].partition("-")
+        options = dict(VARIANTS.get(variant, {}))
+        if simulations is not None:
+            options["simulations"] = simulations
+        try:
+            for setting in settings:
+                key, _, value = setting.partition("=")
+                option, kind = SETTINGS[key]
+                options[option] = kind(value)
+        except (KeyError, ValueError):
+            level = ""   # an unknown or unreadable setting: no such player
         if level.isdigit() and variant in VARIANTS:
-            return MctsPlayer(int(level), seed, simulations=simulations, **VARIANTS[variant])
+            return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
-                     f"with -uct, -old, -solver or -reuse")
+                     f"with -uct, -old, -solver or -reuse, and settings ,sims=N ,c=X ,rave=X")
 
 
 def _check(state) -> None:

@@ -58,24 +58,39 @@ import random
 from dataclasses import dataclass, field
 from time import process_time
 
+try:
+    # collections.Counter's counting loop, in C: adds 1 to mapping[x] for each x of an
+    # iterable.  AMAF's back-propagation is one such count per node of the path over the
+    # playout's actions, which in Python cost as much as the playout itself (Tripen 7x7).
+    from _collections import _count_elements
+except ImportError:   # another Python than CPython: the same, in Python
+    def _count_elements(mapping, iterable):
+        get = mapping.get
+        for item in iterable:
+            mapping[item] = get(item, 0) + 1
+
 
 class Node:
     """One position in the tree.  `n`, `w`: visits and summed reward of `seat`, the seat that
-    played `action` to get here.  `amaf`: per action, [visits, summed reward] of the seat to
-    move here, from simulations where that seat played the action anywhere later."""
+    played `action` to get here.  AMAF, per action, of the seat to move here, from simulations
+    where that seat played the action anywhere later: `amaf_n` the simulations, `amaf_won`
+    the wins among them, `amaf_drawn` the draws (None until there is one: most games never
+    draw).  Plain counts, not a [visits, reward] pair per action, so that back-propagation
+    adds to them in C (_count_elements)."""
 
-    __slots__ = ("state", "action", "seat", "to_move", "children", "untried", "n", "w", "amaf",
-                 "stats", "proof")
+    __slots__ = ("state", "action", "seat", "to_move", "children", "untried", "n", "w",
+                 "amaf_n", "amaf_won", "amaf_drawn", "proof")
 
-    def __init__(self, state, action, seat, stats=None):
+    def __init__(self, state, action, seat):
         self.state, self.action, self.seat = state, action, seat
-        self.stats = stats       # the parent's amaf entry of `action`, shared: read in _select
         self.to_move = state.person_to_move       # None at the end of the game
         self.children: list[Node] = []
         self.untried = state.legal_actions()       # a fresh list: ours to pop from
         self.n = 0
         self.w = 0.0
-        self.amaf: dict[str, list] = {}
+        self.amaf_n: dict[str, int] = {}
+        self.amaf_won: dict[str, int] = {}
+        self.amaf_drawn: dict[str, int] | None = None
         # The seat that wins from here whatever the other does, once proven (the solver's).
         self.proof = None
         if self.to_move is None and state.winner is not None:
@@ -222,13 +237,14 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float,
         action = untried.pop()
         state = node.state.clone()
         state.apply_action(action)
-        child = Node(state, action, node.to_move, node.amaf.setdefault(action, [0, 0.0]))
+        child = Node(state, action, node.to_move)
         node.children.append(child)
         node = child
         path.append(child)
         moves.append((child.seat, action))
     # Playout: the game's own random game to the end, on its private structures.
     state = node.state
+    played = ()
     if state.is_over:
         reward = rewards(state)
     elif node.proof is not None:     # proven: scored as the game will end, no playout needed
@@ -236,28 +252,39 @@ def _simulate(root: Node, rng: random.Random, exploration: float, rave: float,
     else:
         seat, played = state.playout(rng)
         reward = (0.5, 0.5) if seat is None else (1.0, 0.0) if seat == 0 else (0.0, 1.0)
-        if rave:
-            moves += played
-    # Back-propagation, with AMAF: at each node, every later action of the seat to move there.
-    for depth, visited in enumerate(path):
+    for visited in path:
         visited.n += 1
         if visited.seat is not None:
             visited.w += reward[visited.seat]
-        if rave and visited.to_move is not None:
-            # No action occurs twice in one game of ours (a cell, a token, a colour on a cell,
-            # one swap), so every later action is also its first occurrence: no set needed.
-            seat, amaf = visited.to_move, visited.amaf
-            gain = reward[seat]
-            for mover, action in moves[depth:]:
-                if mover == seat:
-                    stats = amaf.get(action)
-                    if stats is None:
-                        amaf[action] = [1, gain]
-                    else:
-                        stats[0] += 1
-                        stats[1] += gain
+    if rave:
+        _back_up_amaf(path, moves, played, reward)
     if solver and path[-1].proof is not None:
         _prove(path)
+
+
+def _back_up_amaf(path: list[Node], moves: list, played, reward) -> None:
+    """AMAF: at each node of the path, every later action of the seat to move there counts
+    as a simulation of that action, won, drawn or lost as this one was.  No action occurs
+    twice in one game of ours (a cell, a token, a colour on a cell, one swap), so every later
+    action is also its first occurrence: no set needed.  The playout's actions are later than
+    every node of the path, so they are split by seat once and counted whole at each node;
+    only the few actions of the tree below a node differ from node to node."""
+    by_seat = ([action for mover, action in played if mover == 0],
+               [action for mover, action in played if mover == 1])
+    for depth, visited in enumerate(path):
+        seat = visited.to_move
+        if seat is None:
+            continue
+        later = [action for mover, action in moves[depth:] if mover == seat]
+        gain = reward[seat]
+        for actions in (later, by_seat[seat]):
+            _count_elements(visited.amaf_n, actions)
+            if gain == 1.0:
+                _count_elements(visited.amaf_won, actions)
+            elif gain == 0.5:
+                if visited.amaf_drawn is None:
+                    visited.amaf_drawn = {}
+                _count_elements(visited.amaf_drawn, actions)
 
 
 def _prove(path: list[Node]) -> None:
@@ -280,19 +307,24 @@ def _prove(path: list[Node]) -> None:
 def _select(node: Node, exploration: float, rave: float, solver: bool = False) -> Node:
     """The child with the best UCB1 score, its mean blended with its AMAF mean by RAVE (with
     the solver: never a child proven lost for the chooser; the node is not proven, so one
-    child at least is not)."""
+    child at least is not).  The hottest loop of the tree: locals only."""
     explore = exploration * math.sqrt(math.log(node.n))
     sqrt = math.sqrt
     best, best_score = None, -1.0
     seat = node.to_move
+    amaf_n, amaf_won, drawn = node.amaf_n.get, node.amaf_won.get, node.amaf_drawn
     for child in node.children:
         if solver and child.proof is not None and child.proof != seat:
             continue
         n = child.n
         score = child.w / n
         if rave:
-            m, gained = child.stats
+            action = child.action
+            m = amaf_n(action)
             if m:
+                gained = amaf_won(action, 0)
+                if drawn is not None:
+                    gained += 0.5 * drawn.get(action, 0)
                 beta = m / (n + m + n * m / rave)
                 score = (1.0 - beta) * score + beta * gained / m
         score += explore / sqrt(n)

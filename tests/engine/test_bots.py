@@ -224,13 +224,29 @@ def test_bad_requests():
         player("mcts")
     with pytest.raises(ValueError, match="no player"):
         player("mcts4-newest")
+    for spec in ("mcts4,budget=3", "mcts4,sims=many", "mcts4-newest,c=0.2"):
+        with pytest.raises(ValueError, match="no player"):
+            player(spec)
 
 
 def test_the_old_top_level_searches_as_before():
-    """mcts4-old: the search of commit a6a705f (no solver, no kept tree), for the arena."""
+    """mcts4-old: the search of commit a6a705f (no solver, no kept tree, the exploration every
+    level had), for the arena."""
     old, new = player("mcts4-old", 1), player("mcts4", 1, simulations=50)
     assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
     assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
+    assert (old.exploration, new.exploration) == (0.4, LEVELS[4].exploration)
+    assert LEVELS[3].exploration == 0.4
+
+
+def test_a_players_name_sets_its_own_budget_and_constants():
+    """The arena's equal-time matches give each side the budget its search spends in the
+    same CPU time, so a player's name may carry its own; it wins over the arena's budget."""
+    old = player("mcts4-old,sims=900,c=0.25,rave=300", 1, simulations=50)
+    assert (old.solver, old.reuse, old.playouts) == (False, False, 900)
+    assert (old.exploration, old.rave) == (0.25, 300.0)
+    new = player("mcts4,c=0.2", 1, simulations=50)
+    assert (new.solver, new.reuse, new.playouts, new.exploration) == (True, True, 50, 0.2)
 
 
 # -- tactics -------------------------------------------------------------------------------------
@@ -406,6 +422,19 @@ def test_arena_plays_every_search_at_the_budget_it_is_given(capsys):
     assert "30 simulations a move" in out and "mcts4 vs mcts4-old" in out
 
 
+def test_arena_plays_each_player_at_its_own_budget_and_records_both_thinking_times(capsys):
+    """Equal time by calibrated budgets: each name carries its budget, and the record holds
+    the opponent's CPU per action beside the first-named player's, to show the time was equal."""
+    from games import arena
+    record = arena.run_task({"game": "hadron", "options": {"size": 5}, "a": "mcts4,sims=40",
+                             "b": "mcts4-old,sims=20", "seed": 1, "index": 0})
+    assert record["cpu"] and record["cpu_b"] and record["cut"] == 0
+    assert arena.main(["hadron", "--pair", "mcts4,sims=40:mcts4-old,sims=20", "--games", "2",
+                       "--boards", "default"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts4,sims=40 vs mcts4-old,sims=20" in out and "its opponent's CPU mean" in out
+
+
 def test_arena_keeps_results_and_a_rerun_plays_only_what_is_missing(tmp_path, capsys):
     from games import arena
     results = tmp_path / "arena.jsonl"
@@ -463,3 +492,35 @@ def test_winning_chances_see_a_won_position():
             break
     chances = winning_chances(state, playouts=100, seed=1)
     assert chances[state.person_to_move] == 1.0
+
+
+# -- AMAF ----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["hadron", "copolymer", "colorful", "tripen"])
+def test_amaf_counts_every_simulation_through_a_child_for_its_action(name):
+    """Every simulation through a root child played the child's action as the root mover's
+    first: its AMAF count holds at least the child's visits and wins (and with draws, the
+    half points), and an action's count never exceeds the simulations of the root."""
+    state = games.get(name).new()
+    result = mcts.search(state, 400, random.Random(3), settle=False)
+    root = result.tree
+    drawn = root.amaf_drawn or {}
+    for child in root.children:
+        assert child.n <= root.amaf_n[child.action] <= root.n
+        assert child.w <= root.amaf_won.get(child.action, 0) \
+            + 0.5 * drawn.get(child.action, 0)
+
+
+def test_amaf_counts_alike_without_the_c_counter(monkeypatch):
+    """The pure-Python counter, for a Python without collections' C one, gives the same search
+    move for move (it is only a faster loop)."""
+    state = games.get("colorful").new()
+    fast = mcts.search(state, 300, random.Random(4), settle=False)
+
+    def count(mapping, iterable):
+        for item in iterable:
+            mapping[item] = mapping.get(item, 0) + 1
+
+    monkeypatch.setattr(mcts, "_count_elements", count)
+    slow = mcts.search(state, 300, random.Random(4), settle=False)
+    assert (slow.action, slow.visits, slow.value) == (fast.action, fast.visits, fast.value)
