@@ -8,7 +8,20 @@ unique, and the check for it is made after taking the players' rating rows.
 Locks: the caller holds the game's row lock. This takes the two players' rating rows for the
 game's kind (SELECT ... FOR UPDATE, in primary-key order so that two games of the same players
 ending at once cannot deadlock): a player's rating changes one game at a time.
+
+Cost: a game's end runs on the server's writer (on SQLite the one every move waits for), and
+the ORM's compiling of these few statements was most of a rating's CPU (py-spy under
+bench/arena_load.py, a 500-player arena's turnover). So the usual path is written once per
+process, as play.statements writes a move's: one SELECT of both rating rows, one of the
+history (the exactly-once check), one UPDATE per player and one INSERT of both history rows,
+values in and out through the fields' own conversions. A player's first rated game at a kind
+(no rating row yet) takes the ORM's get_or_create, as before.
 """
+from functools import lru_cache
+
+from django.db import connection
+
+from live.sql import column, converted, converters, fetch, quote, table
 from ratings import glicko2, policy
 from ratings.models import Rating, RatingChange
 
@@ -20,8 +33,8 @@ def rate_game(game, now) -> list[RatingChange]:
         return []
     players = game.players()
     rows = lock_ratings(players, game.game)
-    done = list(RatingChange.objects.filter(played=game).order_by("player_index"))
-    if done:
+    if fetch(_rated_sql(connection.vendor), [game.pk]):
+        done = list(RatingChange.objects.filter(played=game).order_by("player_index"))
         game._rating_changes = done
         return done
     before = [rows[p.pk].glicko_at(now) for p in players]
@@ -42,7 +55,7 @@ def rate_game(game, now) -> list[RatingChange]:
             created_at=now,
         ))
         record(rows[player.pk], after, scores[index], now)
-    RatingChange.objects.bulk_create(changes)
+    insert_changes(changes)
     game._rating_changes = changes
     return changes
 
@@ -63,14 +76,58 @@ def score_of(winner):
 def lock_ratings(players, kind) -> dict:
     """The players' rating rows for `kind`, made if missing and locked (pk order)."""
     ids = sorted(player.pk for player in players)
-    locked = Rating.objects.select_for_update().filter(user_id__in=ids, game=kind).order_by("pk")
-    rows = {row.user_id: row for row in locked}
+    rows = read_ratings(ids, kind)
     if len(rows) == len(ids):
         return rows  # the usual case: one query, no savepoints
     for user_id in ids:
         # get_or_create survives a racing insert of the same row (it reads it back).
         Rating.objects.get_or_create(user_id=user_id, game=kind)
-    return {row.user_id: row for row in locked.all()}
+    return read_ratings(ids, kind)
+
+
+@lru_cache(maxsize=None)
+def _ratings_sql(vendor, count):
+    """SELECT <every column> of the rating rows of `count` users at one kind, in pk order,
+    locked where the database has row locks: `Rating.objects.select_for_update()
+    .filter(user_id__in=..., game=...).order_by("pk")`, written once."""
+    fields = tuple(Rating._meta.concrete_fields)
+    sql = "SELECT {} FROM {} WHERE {} IN ({}) AND {} = %s ORDER BY {}".format(
+        ", ".join(quote(field.column) for field in fields), table(Rating),
+        column(Rating, "user"), ", ".join(["%s"] * count), column(Rating, "game"),
+        quote(Rating._meta.pk.column))
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return sql, [field.attname for field in fields], fields
+
+
+def read_ratings(ids, kind) -> dict:
+    """{user id: Rating} of the users' rows at `kind` that exist, locked (pk order)."""
+    sql, names, fields = _ratings_sql(connection.vendor, len(ids))
+    steps = converters(fields)
+    found = (Rating.from_db(connection.alias, names, converted(row, steps))
+             for row in fetch(sql, [*ids, kind]))
+    return {row.user_id: row for row in found}
+
+
+@lru_cache(maxsize=None)
+def _rated_sql(vendor):
+    """Whether the game has its history rows already (rated once): read after the rating
+    rows are locked, so a second transaction rating the same game sees the first's rows."""
+    return "SELECT 1 FROM {} WHERE {} = %s LIMIT 1".format(
+        table(RatingChange), column(RatingChange, "played"))
+
+
+# What a rating update changes on a player's row (record()).
+RECORDED = ("rating", "deviation", "volatility", "games", "wins", "losses", "draws",
+            "last_rated_at")
+
+
+@lru_cache(maxsize=None)
+def _record_sql(vendor):
+    fields = [Rating._meta.get_field(name) for name in RECORDED]
+    return "UPDATE {} SET {} WHERE {} = %s".format(
+        table(Rating), ", ".join(f"{quote(field.column)} = %s" for field in fields),
+        quote(Rating._meta.pk.column)), fields
 
 
 def record(row, after, score, now):
@@ -83,7 +140,43 @@ def record(row, after, score, now):
     else:
         row.draws += 1
     row.last_rated_at = now
-    row.save()
+    sql, fields = _record_sql(connection.vendor)
+    params = [field.get_db_prep_save(getattr(row, field.attname), connection)
+              for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, row.pk])
+
+
+@lru_cache(maxsize=None)
+def _insert_changes_sql(vendor, count):
+    """INSERT of `count` history rows in one statement (with their new ids back where the
+    database returns them, as bulk_create does; by user, since RETURNING's row order is not
+    promised)."""
+    fields = [field for field in RatingChange._meta.concrete_fields if not field.primary_key]
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = "INSERT INTO {} ({}) VALUES {}".format(
+        table(RatingChange), ", ".join(quote(field.column) for field in fields),
+        ", ".join([row] * count))
+    returning = connection.features.can_return_rows_from_bulk_insert
+    if returning:
+        sql += " RETURNING {}, {}".format(quote(RatingChange._meta.pk.column),
+                                          column(RatingChange, "user"))
+    return sql, fields, returning
+
+
+def insert_changes(changes):
+    """`RatingChange.objects.bulk_create(changes)`: one INSERT, ids set where returned."""
+    sql, fields, returning = _insert_changes_sql(connection.vendor, len(changes))
+    params = [field.get_db_prep_save(getattr(change, field.attname), connection)
+              for change in changes for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if returning:
+            ids = {user_id: pk for pk, user_id in cursor.fetchall()}
+            for change in changes:
+                change.pk = ids[change.user_id]
+                change._state.adding = False
+                change._state.db = connection.alias
 
 
 def changes_of(game) -> list[RatingChange]:

@@ -7,19 +7,29 @@ they ended (a Colorful draw is half a point each); a first move not made is a lo
 player who did not make it (a forfeit; in an arena it also pauses that player, who is
 probably gone, until they come back); an abort, or an untimed game left alone, is void and
 counts for nobody. An arena game that ends later than GRACE after the arena's end is void.
+
+An entry's points are always what `recount` makes of its counted games (and byes), but an end
+adds only its own game's points to the two entries (`points_gained`: in an arena, with the
+streak read from each entry's last STREAK_AFTER games), in statements written once: the end
+runs on the server's writer, where recounting both players' games through the ORM was a
+quarter of the writer's time in a 500-player arena's turnover (py-spy). An end that finds a
+counted game of either entry ending after its own recounts them instead.
 """
 from collections import Counter
 from datetime import timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
-from live.sql import column, fetch, quote, table
+from live.sql import column, converted, converters, fetch, quote, table
+from play.models import Action
 from play.services import PlayError
 from tournaments import news
-from tournaments.formats.arena import ArenaGame
+from tournaments.formats.arena import STREAK_AFTER, ArenaGame
+from tournaments.formats.arena import game_points as arena_game_points
 from tournaments.formats.arena import points as arena_points
 from tournaments.models import Bye, Entry, Pairing, Tournament
 
@@ -27,41 +37,177 @@ GRACE = timedelta(minutes=5)
 
 
 def game_ended(sender, game, now, **kwargs):
-    pairing = (Pairing.objects.select_related("tournament")
-               .filter(game_id=game.pk, ended_at__isnull=True).first())
+    pairing = ending_pairing(game)
     if pairing is None:
         return
-    tournament = pairing.tournament
     # The two entries' rows, locked in one order: a round robin's games of one player may end
-    # at once in two processes, and each recount must see the other's result. (SQLite has no
+    # at once in two processes, and each count must see the other's result. (SQLite has no
     # row locks: its one writer already orders the ends, and the SELECT would only cost.)
     if connection.features.has_select_for_update:
-        list(Entry.objects.select_for_update().filter(
-            pk__in=[pairing.first_id, pairing.second_id]).order_by("pk"))
+        fetch(_lock_entries_sql(connection.vendor), sorted((pairing.first, pairing.second)))
     score = first_score(game)
-    late = tournament.kind == Tournament.ARENA and now > tournament.ends_at + GRACE
-    pairing.ended_at = now
-    pairing.void = score is None or late
-    pairing.result = None if pairing.void else score
-    pairing.first_actions, pairing.second_actions = actions_of(game)
-    pairing.save(update_fields=["ended_at", "void", "result", "first_actions",
-                                "second_actions"])
-    recount(tournament, pairing.first_id, pairing.second_id)
-    if tournament.kind == Tournament.ARENA and game.reason == "no_start":
+    late = pairing.kind == Tournament.ARENA and now > pairing.ends_at + GRACE
+    if score is None or late:
+        store_end(pairing, now, True, None)  # void: counts for nobody, the points stand
+    else:
+        gained = points_gained(pairing, score, now)  # read before this game is stored
+        store_end(pairing, now, False, score)
+        if gained is None:
+            recount(Tournament.objects.get(pk=pairing.tournament), pairing.first,
+                    pairing.second)
+        else:
+            add_points(zip((pairing.first, pairing.second), gained))
+    if pairing.kind == Tournament.ARENA and game.reason == "no_start":
         # Gone (lichess does the same): no more games until they come back and un-pause.
-        absent = pairing.first_id if game.player_to_move() == 0 else pairing.second_id
+        absent = pairing.first if game.player_to_move() == 0 else pairing.second
         Entry.objects.filter(pk=absent).update(paused=True)
-    news.changed(tournament.pk)
+    news.changed(pairing.tournament)
 
 
-def actions_of(game):
-    """How many actions each player made (stored with each action: play's Action.player).
-    Counted in Python from one column: the ORM's GROUP BY cost more to build than the game's
-    few hundred rows cost to read."""
-    counts = [0, 0]
-    for player in game.action_rows.order_by().values_list("player", flat=True):
-        counts[player] += 1
-    return counts[0], counts[1]
+class Ending(NamedTuple):
+    """What a game's end needs of its pairing and event (ending_pairing)."""
+    pk: int
+    tournament: int
+    kind: str
+    ends_at: object
+    first: int
+    second: int
+    first_berserk: bool
+    second_berserk: bool
+    first_actions: int  # how many actions each player made (play's Action.player)
+    second_actions: int
+
+
+# The pairing's and the event's columns ending_pairing reads, as Ending names them.
+_ENDING = (("id", Pairing), ("tournament", Pairing), ("kind", Tournament),
+           ("ends_at", Tournament), ("first", Pairing), ("second", Pairing),
+           ("first_berserk", Pairing), ("second_berserk", Pairing))
+
+
+@lru_cache(maxsize=None)
+def _ending_sql(vendor):
+    """The game's pairing still in play, its event's kind and end, and each player's count of
+    actions, in one statement written once: a game's end runs on the server's writer (on
+    SQLite the one every move waits for), and the ORM's compiling of the three queries this
+    was cost more than the database's work (py-spy, a 500-player arena's turnover)."""
+    fields = [model._meta.get_field(name) for name, model in _ENDING]
+    alias = {Pairing: "p", Tournament: "t"}
+    columns = [f"{alias[model]}.{quote(field.column)}"
+               for field, (_, model) in zip(fields, _ENDING)]
+    counted = ("(SELECT COUNT(*) FROM {} a WHERE a.{} = p.{} AND a.{} = {})".format(
+        table(Action), column(Action, "game"), column(Pairing, "game"),
+        column(Action, "player"), player) for player in (0, 1))
+    sql = ("SELECT {} FROM {} p INNER JOIN {} t ON t.{} = p.{} "
+           "WHERE p.{} = %s AND p.{} IS NULL").format(
+        ", ".join([*columns, *counted]), table(Pairing), table(Tournament),
+        quote(Tournament._meta.pk.column), column(Pairing, "tournament"),
+        column(Pairing, "game"), column(Pairing, "ended_at"))
+    return sql, tuple(fields)
+
+
+def ending_pairing(game):
+    """The game's pairing if it is a tournament game not yet counted (an Ending), else None."""
+    sql, fields = _ending_sql(connection.vendor)
+    rows = fetch(sql, [game.pk])
+    if not rows:
+        return None
+    row = rows[0]
+    return Ending(*converted(row[:len(fields)], converters(fields)), *row[len(fields):])
+
+
+@lru_cache(maxsize=None)
+def _lock_entries_sql(vendor):
+    pk = quote(Entry._meta.pk.column)
+    return f"SELECT {pk} FROM {table(Entry)} WHERE {pk} IN (%s, %s) ORDER BY {pk} FOR UPDATE"
+
+
+# What an end stores on its pairing.
+_ENDED = ("ended_at", "void", "result", "first_actions", "second_actions")
+
+
+@lru_cache(maxsize=None)
+def _pairing_end_sql(vendor):
+    fields = [Pairing._meta.get_field(name) for name in _ENDED]
+    return "UPDATE {} SET {} WHERE {} = %s".format(
+        table(Pairing), ", ".join(f"{quote(field.column)} = %s" for field in fields),
+        quote(Pairing._meta.pk.column)), fields
+
+
+def store_end(pairing, now, void, result):
+    """The pairing's end: when, void or not, first's score, each player's actions."""
+    sql, fields = _pairing_end_sql(connection.vendor)
+    values = (now, void, result, pairing.first_actions, pairing.second_actions)
+    params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, pairing.pk])
+
+
+@lru_cache(maxsize=None)
+def _add_points_sql(vendor):
+    points = column(Entry, "points")
+    return "UPDATE {} SET {} = {} + %s WHERE {} = %s".format(
+        table(Entry), points, points, quote(Entry._meta.pk.column))
+
+
+def add_points(gains):
+    """Add each (entry id, points) to the entry's points (nothing to write for none)."""
+    sql = _add_points_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        for entry_id, points in gains:
+            if points:
+                cursor.execute(sql, [points, entry_id])
+
+
+@lru_cache(maxsize=None)
+def _last_counted_sql(vendor):
+    """Each entry's last STREAK_AFTER counted games (first's, result, end, id, which entry:
+    0 the first's, 1 the second's), latest first: two subqueries, for an entry's games as
+    first or second, joined."""
+    fields = [Pairing._meta.get_field(name) for name in ("first", "result", "ended_at")]
+    fields.append(Pairing._meta.pk)
+    first, second, ended, pk = (column(Pairing, "first"), column(Pairing, "second"),
+                                column(Pairing, "ended_at"), quote(Pairing._meta.pk.column))
+    one = ("SELECT {} FROM (SELECT {}, {} AS entry FROM {} WHERE {} = %s AND {} IS NOT NULL "
+           "AND {} = %s AND ({} = %s OR {} = %s) ORDER BY {} DESC, {} DESC LIMIT {}) {}")
+    selected = ", ".join(quote(field.column) for field in fields)
+    return " UNION ALL ".join(
+        one.format(f"{selected}, entry", selected, side, table(Pairing),
+                   column(Pairing, "tournament"), ended, column(Pairing, "void"), first,
+                   second, ended, pk, STREAK_AFTER, alias)
+        for side, alias in ((0, "a"), (1, "b"))), tuple(fields)
+
+
+def points_gained(pairing, result, now):
+    """What the game adds to each entry's points, (first's, second's), without recounting
+    their games: an entry's points are always the sum over its counted games (recount), so
+    this game adds its own. In a Swiss or a round robin that is its result; in an arena its
+    points, which depend on the STREAK_AFTER games the entry counted before it (the streak)
+    and its own berserk and actions (formats.arena.game_points). None when either entry has
+    a counted game that ended after this one (an order only a clock could make, never an
+    arena's one game at a time): the arena's points of the later games may change, and the
+    caller recounts."""
+    if pairing.kind != Tournament.ARENA:
+        return result, 1 - result
+    this = (now, pairing.pk)
+    earlier = {pairing.first: [], pairing.second: []}
+    sql, fields = _last_counted_sql(connection.vendor)
+    steps = converters(fields)
+    entries = (pairing.first, pairing.second)
+    params = [value for entry_id in entries
+              for value in (pairing.tournament, False, entry_id, entry_id)]
+    for row in fetch(sql, params):
+        first, result_, ended_at, pk = converted(row[:len(fields)], steps)
+        if (ended_at, pk) >= this:
+            return None
+        entry_id = entries[row[-1]]
+        earlier[entry_id].insert(0, result_ if first == entry_id else 1 - result_)
+    gained = []
+    for side, entry_id in enumerate((pairing.first, pairing.second)):
+        game = ArenaGame(result if side == 0 else 1 - result,
+                         berserk=(pairing.first_berserk, pairing.second_berserk)[side],
+                         actions=(pairing.first_actions, pairing.second_actions)[side])
+        gained.append(arena_game_points([ArenaGame(r) for r in earlier[entry_id]] + [game])[-1])
+    return tuple(gained)
 
 
 def berserk(sender, game, player, **kwargs):
