@@ -559,7 +559,7 @@ def worker_kills_sync(deployment, env, site):
         return any(layer.scard(key) for key in layer.scan_iter(f"{ns}:__acks__.*.jobs"))
 
     def kill_when_held(what):
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 30
         while not held():
             if time.monotonic() > deadline:
                 notes[f"{what}_not_taken"] = True
@@ -580,7 +580,7 @@ def worker_kills_sync(deployment, env, site):
         while True:
             rows = db.execute("SELECT player FROM play_action WHERE game_id = %s ORDER BY ply",
                               [game_id]).fetchall()
-            if rows or time.monotonic() - killed_at > 120:
+            if rows or time.monotonic() - killed_at > 60:
                 break
             time.sleep(0.2)
     notes["move"] = "made once" if [r[0] for r in rows] == [0] else f"rows {rows}"
@@ -597,7 +597,7 @@ def worker_kills_sync(deployment, env, site):
     kill_when_held("analysis")
     killed_at = time.monotonic()
     status = None
-    while time.monotonic() - killed_at < 180:
+    while time.monotonic() - killed_at < 90:
         try:
             with urllib.request.urlopen(f"{site.url}/game/{pk}/analysis.json", timeout=20,
                                         context=site.ssl_context) as response:
