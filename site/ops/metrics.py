@@ -145,6 +145,7 @@ def http_answered(status):
 def listen():
     from axes.signals import user_locked_out
     from django.contrib.auth.signals import user_login_failed
+    from jobs.broker import job_started
     from live.process import periodic_ran as ran
     from live.sockets import message_received, refused
     from play.signals import change_answered, game_changed
@@ -162,6 +163,8 @@ def listen():
     ran.connect(lambda sender, work, held, longest, database, **kwargs:
                 periodic_ran(work, held, longest, database),
                 dispatch_uid="ops.metrics", weak=False)
+    job_started.connect(lambda sender, waited, **kwargs: jobs_wait.observe(waited),
+                        dispatch_uid="ops.metrics", weak=False)
     user_login_failed.connect(_login_failed, dispatch_uid="ops.metrics")
     user_locked_out.connect(_locked_out, dispatch_uid="ops.metrics")
 

@@ -33,13 +33,15 @@ from api.door import ActionDoor  # noqa: E402
 from live import autobahn_logs  # noqa: E402
 from live.auth import SessionAuthMiddleware  # noqa: E402
 from live.lifecycle import ServerLifecycle, serve_when_running  # noqa: E402
+from ops import context, metrics  # noqa: E402
 from tessera import routing  # noqa: E402
 from tessera.origins import SameOriginValidator  # noqa: E402
 
 application = ServerLifecycle(ProtocolTypeRouter(
     {
         # The API's game actions made with a token take a short way in (api.door).
-        "http": ActionDoor(django_asgi_app),
+        "http": ActionDoor(django_asgi_app, answered=metrics.http_answered,
+                           started=context.request_started),
         "websocket": SameOriginValidator(
             SessionAuthMiddleware(URLRouter(routing.websocket_urlpatterns))
         ),
