@@ -13,11 +13,18 @@ import asyncio
 import time
 
 from channels.layers import InMemoryChannelLayer
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
 from channels_redis.utils import create_pool
+from django.dispatch import Signal
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
 CLEAN_EVERY = 1.0
+
+# This process's subscriber to the channel layer's news reconnected (Redis restarted, the
+# connection cut) and subscribed again: what was published meanwhile never reached it. Sent on
+# the event loop; live.process answers with a keep-alive to every open socket at once.
+news_missed = Signal()
 
 
 class LocalChannelLayer(InMemoryChannelLayer):
@@ -54,7 +61,9 @@ class RedisNewsLayer(RedisPubSubChannelLayer):
     a member socket) receives it once and hands it to its own sockets, as lila-ws does. Group
     memberships live in the process that holds the sockets, so Redis has none to lose or
     expire; a lost subscription (Redis restarted, connection cut) is renewed by redis-py on
-    reconnect, and what was published meanwhile is caught up by the keep-alive (live.registry).
+    reconnect, and what was published meanwhile is caught up at once: the subscriber says so
+    (news_missed) and the process sends every socket its keep-alive (live.process), not at
+    the next LIVE_KEEPALIVE, up to 30 s later.
 
     Its publishes wait, one at a time, on a lock per Redis host; here they queue instead and
     leave in pipelines, so under load one round trip carries the news of many moves, in the
@@ -71,6 +80,13 @@ class RedisNewsLayer(RedisPubSubChannelLayer):
         """Send (group, message) pairs in order, in the same pipelines (live.outbox)."""
         sent = [self.queue_publish(group, message) for group, message in events]
         await asyncio.gather(*sent)
+
+    def _get_layer(self):
+        layer = super()._get_layer()
+        if not layer._shards or type(layer._shards[0]) is RedisSingleShardConnection:
+            # Made just now for this event loop, not connected yet: our subscribers instead.
+            layer._shards = [NewsShard(shard.host, layer) for shard in layer._shards]
+        return layer
 
     def queue_publish(self, group, message):
         layer = self._get_layer()
@@ -114,3 +130,23 @@ class Publisher:
             for *_, done in batch:
                 if not done.done():
                     done.set_result(None)
+
+
+class NewsShard(RedisSingleShardConnection):
+    """channels-redis's connection to one Redis host, whose subscriber tells of its reconnects."""
+
+    def _ensure_redis(self):
+        if self._redis is None:
+            self._redis = Redis(connection_pool=create_pool(self.host))
+            self._pubsub = NewsPubSub(self._redis.connection_pool,
+                                      event_dispatcher=self._redis._event_dispatcher)
+
+
+class NewsPubSub(PubSub):
+    async def on_connect(self, connection):
+        """redis-py calls this on every connect; with subscriptions already made it is a
+        reconnect, after which it subscribes again, and news was missed meanwhile."""
+        again = self.subscribed
+        await super().on_connect(connection)
+        if again:
+            news_missed.send(sender=type(self))

@@ -379,6 +379,38 @@ async def _keep_alive(spread=0.0):
         await kind.keep_alive(sockets)
 
 
+# Seconds over which a resync's slices are spread: soon, but 2,000 sockets' keep-alives sent
+# in one go would hold the event loop (see SPREAD).
+RESYNC_SPREAD = 1.0
+_resync = {"task": None, "again": False}
+
+
+def resync(**kwargs):
+    """The channel layer missed news (live.layers.news_missed: its subscriber reconnected
+    after Redis restarted): every open socket gets its keep-alive now, so that a page that
+    missed a move hears the game's ply and asks for a snapshot within a second or two, not at
+    the next keep-alive. Several in a row (Redis flapping, several hosts) make one more run
+    after the one under way, not one each. On the event loop."""
+    if not _state["started"]:
+        return
+    task = _resync["task"]
+    if task is not None and not task.done():
+        _resync["again"] = True
+        return
+    _resync["task"] = asyncio.get_running_loop().create_task(_resync_all())
+
+
+async def _resync_all():
+    while True:
+        _resync["again"] = False
+        try:
+            await measured("live.resync", _keep_alive(spread=RESYNC_SPREAD))
+        except Exception:
+            logger.exception("could not resync the open sockets after missed news")
+        if not _resync["again"]:
+            return
+
+
 # -- stopping ----------------------------------------------------------------------------------
 
 def stop():
