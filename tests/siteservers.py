@@ -142,18 +142,37 @@ class SiteServer:
             return ""
 
     def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process:
+            stop_process(self.process, timeout=10)
 
     def kill(self):
         """SIGKILL: the process dies at once, saying goodbye to nobody."""
         self.process.kill()
         self.process.wait()
+
+
+# A jobs worker's heartbeat time-out, short so that a killed worker's job is redelivered in
+# seconds (tests of killed workers, bench/failures.py).
+WORKER_ENV = {"JOBS_LEASE": "2"}
+
+
+def start_jobs_worker(env, log_path):
+    """A `manage.py jobs_worker` process with `env` (a server's, and what the caller adds), its
+    output appended to `log_path`; it dies with the caller."""
+    return subprocess.Popen([sys.executable, "manage.py", "jobs_worker"], cwd=ROOT, env=env,
+                            stdout=open(log_path, "ab"), stderr=subprocess.STDOUT,
+                            preexec_fn=die_with_parent)
+
+
+def stop_process(process, timeout=15):
+    """SIGTERM, and SIGKILL if `process` has not ended within `timeout` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def migrate(env):
@@ -162,3 +181,35 @@ def migrate(env):
         cwd=ROOT, env=env, check=True, timeout=300,
     )
 
+
+
+def postgres_admin(database_url):
+    """(the database's name, an autocommit connection to the server's `postgres` database)."""
+    import dj_database_url
+    import psycopg
+    config = dj_database_url.parse(database_url)
+    return config["NAME"], psycopg.connect(
+        dbname="postgres", user=config["USER"] or None, password=config["PASSWORD"] or None,
+        host=config["HOST"] or None, port=config["PORT"] or None, autocommit=True)
+
+
+def database_away(database_url, seconds):
+    """The PostgreSQL database out of reach for `seconds`, as while PostgreSQL restarts: every
+    backend of it terminated and new connections refused, then allowed again. Returns how
+    many backends were terminated."""
+    name, admin = postgres_admin(database_url)
+    killed = 0
+    try:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        until = time.monotonic() + seconds
+        while True:
+            killed += len(admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()", [name]).fetchall())
+            if time.monotonic() >= until:
+                break
+            time.sleep(0.2)
+    finally:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+        admin.close()
+    return killed

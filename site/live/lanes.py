@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
+from live import outages
 from live.outbox import Outbox
 
 _pools = {}  # "read" / "write" / "aside" -> ThreadPoolExecutor
@@ -202,7 +203,14 @@ def _job(call, outbox, kind):
         _busy[kind] += 1
     with outbox:
         try:
+            if kind != "read" and outages.away_since() is not None:
+                # The database was away: the clocks move on for it before this change is
+                # charged (a reader's connection cannot write; the next writer does it).
+                outages.catch_up()
             return call()
+        except Exception as error:
+            outages.noticed(error)
+            raise
         finally:
             with _busy_lock:
                 _busy[kind] -= 1

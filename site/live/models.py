@@ -24,8 +24,9 @@ class ServerProcess(models.Model):
 
 
 class Outage(models.Model):
-    """A stretch of time during which no server process was alive. Clocks that were running
-    when it began were moved on by its length when the site came back."""
+    """A stretch of time during which no server process was alive, or the database was out of
+    the processes' reach (live.outages). Clocks that were running when it began were moved on
+    by its length when the site (or the database) came back."""
 
     began_at = models.DateTimeField()
     ended_at = models.DateTimeField()

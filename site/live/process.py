@@ -144,23 +144,40 @@ def record_start(process_name, now):
     """Register this process; if no process was alive until now, the site was down: run the
     outage hooks (in the same transaction, under a lock, so exactly one process does) for
     the stretch since the last sign of life."""
-    from live.models import Outage, ServerProcess
+    from live.models import ServerProcess
 
     with transaction.atomic():
-        # Two processes starting together queue here (and on SQLite, at BEGIN IMMEDIATE).
-        list(ServerProcess.objects.select_for_update().values_list("pk", flat=True))
+        hold_the_register()
         known = list(ServerProcess.objects.all())
         alive = [p for p in known if p.stopped_at is None and p.seen_at >= now - stale_after()
                  and not gone_from_this_machine(p.name)]
         if known and not alive:
-            began = max(p.last_alive for p in known)
-            if began < now:
-                shifted = sum(hook(began, now) or 0 for hook in _outage_hooks)
-                Outage.objects.create(began_at=began, ended_at=now, games_shifted=shifted)
-                logger.warning("the site was down from %s to %s; %s clocks moved on",
-                               began, now, shifted)
+            moved_on(max(p.last_alive for p in known), now, why="the site was down")
         ServerProcess.objects.filter(pk__in=[p.pk for p in known if p not in alive]).delete()
         ServerProcess.objects.create(name=process_name, started_at=now, seen_at=now)
+
+
+def hold_the_register():
+    """Inside a transaction: lock the processes' rows, so that one process at a time decides
+    whether an outage is to be counted (here at start, and live.outages). Two processes
+    starting together queue here (and on SQLite, at BEGIN IMMEDIATE)."""
+    from live.models import ServerProcess
+
+    list(ServerProcess.objects.select_for_update().values_list("pk", flat=True))
+
+
+def moved_on(began, ended, why):
+    """Inside hold_the_register's transaction: nobody is charged for [began, ended) (the outage
+    hooks move the running clocks on), and the outage is recorded. Nothing if it is empty.
+    Returns how many games' clocks moved on."""
+    from live.models import Outage
+
+    if began >= ended:
+        return 0
+    shifted = sum(hook(began, ended) or 0 for hook in _outage_hooks)
+    Outage.objects.create(began_at=began, ended_at=ended, games_shifted=shifted)
+    logger.warning("%s from %s to %s; %s clocks moved on", why, began, ended, shifted)
+    return shifted
 
 
 def gone_from_this_machine(process_name):

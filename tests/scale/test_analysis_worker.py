@@ -3,15 +3,13 @@ job on the Redis list, computed by a `manage.py jobs_worker` process, slice afte
 server; the worker stores the estimates ply by ply; the other server shows them, and a
 second request (on either server) starts nothing."""
 import json
-import subprocess
-import sys
 import time
 import urllib.request
 import uuid
 
 import pytest
 
-from siteservers import ROOT, die_with_parent
+from siteservers import start_jobs_worker, stop_process
 from tests.blundered import STORE_GAME, blundered_game
 from tests.ws.live_client import WebSession
 from tests.ws.messages import WAIT
@@ -28,19 +26,10 @@ ANALYSIS_WAIT = 180
 def jobs_worker(scale_servers, tmp_path):
     """One `manage.py jobs_worker` process on the servers' database and Redis, analysing one
     position per slice (each slice a job it queues on Redis for the next)."""
-    log = open(tmp_path / "worker.log", "ab")
-    process = subprocess.Popen([sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
-                               env={**scale_servers[0].env, "ANALYSIS_SLICE": "0"},
-                               stdout=log, stderr=subprocess.STDOUT,
-                               preexec_fn=die_with_parent)
+    process = start_jobs_worker({**scale_servers[0].env, "ANALYSIS_SLICE": "0"},
+                                tmp_path / "worker.log")
     yield process
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-    log.close()
+    stop_process(process)
 
 
 def analysis_json(server, game_id):

@@ -7,8 +7,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
 
@@ -16,7 +14,7 @@ import pytest
 import redis
 
 from games import bots as engine_bots
-from siteservers import ROOT, die_with_parent
+from siteservers import WORKER_ENV, start_jobs_worker, stop_process
 from tests.ws.bot_client import SMALLEST, computer_form, play_to_the_end, start_against_computer
 from tests.ws.live_client import LiveSocket, WebSession
 from tests.ws.messages import WAIT
@@ -24,26 +22,15 @@ from tests.ws.messages import WAIT
 pytestmark = pytest.mark.scale
 
 PASSWORD = "scale-bots-pass-6620"
-# The workers' heartbeat time-out, short so that a killed worker's job is redelivered in seconds.
-WORKER_ENV = {"JOBS_LEASE": "2"}
 
 
 class BotWorker:
     def __init__(self, server, log_path, **env):
-        self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
-            env={**server.env, **WORKER_ENV, **env}, stdout=open(log_path, "ab"),
-            stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        self.process = start_jobs_worker({**server.env, **WORKER_ENV, **env}, log_path)
         self.name = None
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
 
 @pytest.fixture
