@@ -18,7 +18,10 @@ Faults, one after the other while the games move:
 
 * rolling: each Daphne process in turn gets SIGTERM (it drains READY_DRAIN_SECONDS, /readyz
   503), stops, and is started again; its pages reconnect through nginx to the other one.
-* redis: the private redis-server is killed (its data with it: no save) and started again.
+* redis: the private redis-server is killed (its data with it: no save) and started again;
+  noted: news_back_s (until a move in a game whose pages are on both processes is heard as
+  news again) and pages_caught_up_s (until every open page knows the ply its game had when
+  Redis came back, the games moving meanwhile).
 * postgres: every backend of the database is terminated and new connections are refused
   (`ALTER DATABASE ... ALLOW_CONNECTIONS false`) for `--pg-down` seconds, then allowed again.
 * worker: a jobs worker is killed (SIGKILL) while it thinks a computer's move, and while it
@@ -32,6 +35,9 @@ the phase the moves pause: how long until every page knows the ply the database 
 seen by code; clocks charged: the most the server charged a mover beyond the time its page
 had the move (from hearing the previous action to sending), and how many moves over 1 s.
 
+Each fault's row is printed as soon as the fault and its catch-up are over (a crash later
+keeps it; a fault that fails says so in its row and the next one runs), then the whole table.
+
 Not a test: it prints figures (`--json` for a file). Run under `nice`; figures on a loaded
 machine are "loaded".
 """
@@ -41,11 +47,11 @@ import json
 import os
 import random
 import signal
-import ssl
 import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import urllib.request
 import uuid
 from collections import Counter, defaultdict
@@ -61,19 +67,6 @@ ANSWER_WAIT = 3.0        # a move with no answer this long: ask for a snapshot
 MINUTES = 60             # each side's clock: no flag falls during a run
 DRAIN_S = 2              # READY_DRAIN_SECONDS of the Daphne processes
 OVERCHARGE_S = 1.0       # a move charged this much beyond its page's time counts in the table
-
-
-def hadron_moves(count, seed):
-    import games
-    engine, rng, sequences = games.get("hadron"), random.Random(seed), []
-    for _ in range(count):
-        state, moves = engine.new(size=7), []
-        while not state.is_over:
-            move = rng.choice(state.legal_actions())
-            state.apply(move)
-            moves.append(move)
-        sequences.append(moves)
-    return sequences
 
 
 # --- set-up (run in a child process with the servers' environment) -------------------------
@@ -118,8 +111,8 @@ class Phase:
 
 
 class Run:
-    def __init__(self, site, phase):
-        self.site, self.phase = site, phase
+    def __init__(self, site, phase, database_url):
+        self.site, self.phase, self.database_url = site, phase, database_url
         self.paused = False
         self.stopping = False
         self.sent_first = {}            # (game, ply) -> perf time of the first send
@@ -376,58 +369,20 @@ class Deployment:
             self.redis.wait(timeout=20)
 
     def start_worker(self, env):
-        log = open(self.scratch / f"worker{len(self.workers)}.log", "ab")
-        worker = subprocess.Popen([sys.executable, "manage.py", "jobs_worker"], cwd=ROOT,
-                                  env={**env, "JOBS_LEASE": "2"}, stdout=log,
-                                  stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        from siteservers import WORKER_ENV, start_jobs_worker
+        worker = start_jobs_worker({**env, **WORKER_ENV},
+                                   self.scratch / f"worker{len(self.workers)}.log")
         self.workers.append(worker)
         return worker
 
     def stop_workers(self):
+        from siteservers import stop_process
         for worker in self.workers:
-            if worker.poll() is None:
-                worker.terminate()
-                try:
-                    worker.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
-
-
-def pg_admin(database_url):
-    import dj_database_url
-    import psycopg
-    config = dj_database_url.parse(database_url)
-    return config["NAME"], psycopg.connect(
-        dbname="postgres", user=config["USER"] or None, password=config["PASSWORD"] or None,
-        host=config["HOST"] or None, port=config["PORT"] or None, autocommit=True)
-
-
-def pg_down(database_url, seconds):
-    """Every backend of the database terminated, new connections refused for `seconds`, as
-    while PostgreSQL restarts; then allowed again. Returns backends terminated."""
-    name, admin = pg_admin(database_url)
-    killed = 0
-    try:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        until = time.monotonic() + seconds
-        while True:
-            killed += len(admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = %s AND pid <> pg_backend_pid()", [name]).fetchall())
-            if time.monotonic() >= until:
-                break
-            time.sleep(0.2)
-    finally:
-        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
-        admin.close()
-    return killed
+            stop_process(worker)
 
 
 def stored(database_url, game_ids):
     """{game: [(ply, action, remaining0, remaining1), ...]} from play_action, in ply order."""
-    name, admin = pg_admin(database_url)
-    admin.close()
     import psycopg
     with psycopg.connect(database_url) as db:
         rows = db.execute("SELECT game_id, ply, action, remaining0_ms, remaining1_ms "
@@ -530,16 +485,30 @@ async def redis_restart(run, deployment, probe, planned, limit, down):
     await asyncio.sleep(down)
     await asyncio.to_thread(deployment.start_redis)
     back = time.perf_counter()
-    news = await news_probe(probe, planned, back, limit)
-    return {"news_back_s": None if news is None else round(news, 2)}
+    _, plies = await asyncio.to_thread(stored, run.database_url,
+                                       {p.game for p in run.pages if not p.done})
+    news, caught_up = await asyncio.gather(news_probe(probe, planned, back, limit),
+                                           pages_reach(run, plies, back, limit))
+    return {"news_back_s": None if news is None else round(news, 2),
+            "pages_caught_up_s": None if caught_up is None else round(caught_up, 2)}
 
 
-async def worker_kills(deployment, env, site):
+async def pages_reach(run, plies, since, limit):
+    """Seconds from `since` until every open page knows at least the ply its game had in the
+    database at `since` (`plies`), the games moving meanwhile (None: not within `limit`)."""
+    while time.perf_counter() - since < limit:
+        if all(len(p.actions) >= plies.get(p.game, 0) for p in run.pages if not p.done):
+            return time.perf_counter() - since
+        await asyncio.sleep(0.05)
+    return None
+
+
+async def worker_kills(deployment, env, site, job_wait):
     """Kill a worker while it thinks a computer's move, and while it analyses a game."""
-    return await asyncio.to_thread(worker_kills_sync, deployment, env, site)
+    return await asyncio.to_thread(worker_kills_sync, deployment, env, site, job_wait)
 
 
-def worker_kills_sync(deployment, env, site):
+def worker_kills_sync(deployment, env, site, job_wait):
     import redis as redis_client
     from games import bots as engine_bots
     from tests.blundered import STORE_GAME, blundered_game
@@ -580,7 +549,7 @@ def worker_kills_sync(deployment, env, site):
         while True:
             rows = db.execute("SELECT player FROM play_action WHERE game_id = %s ORDER BY ply",
                               [game_id]).fetchall()
-            if rows or time.monotonic() - killed_at > 60:
+            if rows or time.monotonic() - killed_at > job_wait:
                 break
             time.sleep(0.2)
     notes["move"] = "made once" if [r[0] for r in rows] == [0] else f"rows {rows}"
@@ -596,24 +565,34 @@ def worker_kills_sync(deployment, env, site):
     asked = session.post_json(f"/game/{pk}/analysis.json")
     kill_when_held("analysis")
     killed_at = time.monotonic()
-    status = None
-    while time.monotonic() - killed_at < 90:
+
+    def analysis_now():
         try:
             with urllib.request.urlopen(f"{site.url}/game/{pk}/analysis.json", timeout=20,
                                         context=site.ssl_context) as response:
-                answer = json.loads(response.read())
+                return json.loads(response.read())
         except OSError as error:     # timeouts included: noted, asked again
             notes[f"analysis.json {type(error).__name__}"] = notes.get(
                 f"analysis.json {type(error).__name__}", 0) + 1
-            continue
-        status = answer["status"]
-        if status == "done":
+            return None
+
+    answer = None
+    while answer is None and time.monotonic() - killed_at < job_wait:
+        answer = analysis_now()
+    at_kill = len(answer["positions"]) if answer else 0
+    while time.monotonic() - killed_at < job_wait:
+        answer = analysis_now() or answer
+        if answer and answer["status"] == "done":
             break
         time.sleep(0.3)
-    notes["analysis"] = ("finished" if status == "done" and
-                         len(answer["positions"]) == len(actions) + 1 else
-                         f"{status}, asked {asked.get('status')}")
+    positions = len(answer["positions"]) if answer else 0
+    status = answer["status"] if answer else None
+    notes["analysis"] = ("finished" if status == "done" and positions == len(actions) + 1 else
+                         f"{status} after {job_wait:g} s, asked {asked.get('status')}")
     notes["analysis_after_kill_s"] = round(time.monotonic() - killed_at, 1)
+    # A new worker took the job over if positions came after the kill (on a busy machine the
+    # workers' SCHED_IDLE may keep it from finishing within job_wait).
+    notes["positions_after_kill"] = positions - at_kill
     return notes
 
 
@@ -624,41 +603,39 @@ def server_db(env):
 
 # --- verification ---------------------------------------------------------------------------
 
-def verify(run, phases, database_url, moves_of, game_ids):
-    by_game, _ = stored(database_url, game_ids)
+def verify(run, phase, database_url, moves_of):
+    """The row of `phase`, from the play_action rows as they are once it has ended (a later
+    fault cannot change what it stored, nor add to what it sent)."""
+    by_game, _ = stored(database_url, list(moves_of))
     rows = {(g, ply): (action, r0, r1) for g, items in by_game.items()
             for ply, action, r0, r1 in items}
-    results = {}
-    unplanned = Counter()
-    for game in game_ids:
-        planned = moves_of[game]
+    duplicated = 0
+    for game, planned in moves_of.items():
         for ply, action, _, _ in by_game.get(game, []):
-            if ply >= len(planned) or planned[ply] != action:
-                phase = run.phase_of_send.get((game, ply))
-                unplanned[phase.name if phase else "?"] += 1
-    for phase in phases:
-        lost = sum(1 for g, ply, action in phase.acked if rows.get((g, ply), (None,))[0] != action)
-        over = []
-        for (g, ply), sent_phase in run.phase_of_send.items():
-            if sent_phase is not phase or ply < 2 or (g, ply) not in rows or (g, ply - 1) not in rows:
-                continue
-            side = ply % 2
-            before, after = rows[(g, ply - 1)][1 + side], rows[(g, ply)][1 + side]
-            heard = run.heard_first.get((g, ply - 1, side))
-            sent = run.sent_first.get((g, ply))
-            if before is None or after is None or heard is None or sent is None:
-                continue
-            over.append((before - after) / 1000 - (sent - heard))
-        results[phase.name] = {
-            "acked": len(phase.acked), "lost": lost, "duplicated": unplanned[phase.name],
-            "reconnects": len(phase.reconnects), "not_back": phase.not_back,
-            "reconnect_max": max(phase.reconnects, default=None),
-            "reconnect_p99": percentile(phase.reconnects, 0.99),
-            "errors": dict(phase.errors),
-            "overcharge_max": max(over, default=None),
-            "overcharged": sum(1 for o in over if o > OVERCHARGE_S),
-            **phase.notes}
-    return results
+            if (ply >= len(planned) or planned[ply] != action) and \
+                    run.phase_of_send.get((game, ply)) is phase:
+                duplicated += 1
+    lost = sum(1 for g, ply, action in phase.acked if rows.get((g, ply), (None,))[0] != action)
+    over = []
+    for (g, ply), sent_phase in run.phase_of_send.items():
+        if sent_phase is not phase or ply < 2 or (g, ply) not in rows or (g, ply - 1) not in rows:
+            continue
+        side = ply % 2
+        before, after = rows[(g, ply - 1)][1 + side], rows[(g, ply)][1 + side]
+        heard = run.heard_first.get((g, ply - 1, side))
+        sent = run.sent_first.get((g, ply))
+        if before is None or after is None or heard is None or sent is None:
+            continue
+        over.append((before - after) / 1000 - (sent - heard))
+    return {
+        "acked": len(phase.acked), "lost": lost, "duplicated": duplicated,
+        "reconnects": len(phase.reconnects), "not_back": phase.not_back,
+        "reconnect_max": max(phase.reconnects, default=None),
+        "reconnect_p99": percentile(phase.reconnects, 0.99),
+        "errors": dict(phase.errors),
+        "overcharge_max": max(over, default=None),
+        "overcharged": sum(1 for o in over if o > OVERCHARGE_S),
+        **phase.notes}
 
 
 def percentile(samples, q):
@@ -670,35 +647,46 @@ def percentile(samples, q):
 
 # --- the run --------------------------------------------------------------------------------
 
-async def scenario(args, site, servers, deployment, env, slots, moves_by_slot):
-    run = Run(site, Phase("warm-up"))
+async def scenario(args, site, servers, deployment, env, slots, moves_by_slot, moves_of):
+    """The faults one after the other while the games move; each fault's row is printed as
+    soon as the fault and its catch-up are over (a crash later keeps it). Returns the rows."""
+    run = Run(site, Phase("warm-up"), env["DATABASE_URL"])
     rng = random.Random(5)
     probe_slot, probe_moves = slots[-1], moves_by_slot[-1][0]
     slots, moves_by_slot = slots[:-1], moves_by_slot[:-1]
     probe = await open_beside(run, probe_slot["games"][0], probe_slot["sessions"], rng)
     tasks = [asyncio.create_task(play_slot(run, slot, moves, args.think, rng))
              for slot, moves in zip(slots, moves_by_slot)]
-    phases = []
+    results = {}
     await asyncio.sleep(args.warmup)
+    print_header()
     for fault in args.faults:
         phase = Phase(fault)
         run.phase = phase
-        phases.append(phase)
         print(f"  {fault} ...", file=sys.stderr, flush=True)
-        if fault == "rolling":
-            phase.notes.update(await rolling_restart(run, servers, args.settle))
-        elif fault == "redis":
-            phase.notes.update(await redis_restart(run, deployment, probe, probe_moves,
-                                                   args.catch_up, args.redis_down))
-        elif fault == "postgres":
-            phase.notes["backends_terminated"] = await asyncio.to_thread(
-                pg_down, env["DATABASE_URL"], args.pg_down)
-        elif fault == "worker":
-            phase.notes.update(await worker_kills(deployment, env, site))
+        try:
+            if fault == "rolling":
+                phase.notes.update(await rolling_restart(run, servers, args.settle))
+            elif fault == "redis":
+                phase.notes.update(await redis_restart(run, deployment, probe, probe_moves,
+                                                       args.catch_up, args.redis_down))
+            elif fault == "postgres":
+                from siteservers import database_away
+                phase.notes["backends_terminated"] = await asyncio.to_thread(
+                    database_away, env["DATABASE_URL"], args.pg_down)
+            elif fault == "worker":
+                phase.notes.update(await worker_kills(deployment, env, site, args.job_wait))
+        except Exception as error:
+            # The row says so (the smoke test fails on it), and the next faults still run.
+            traceback.print_exc()
+            phase.notes["failed"] = f"{type(error).__name__}: {error}"
         await asyncio.sleep(args.hold)
         took, behind, still = await catch_up(run, env["DATABASE_URL"], args.catch_up)
         phase.notes.update(catch_up_s=None if took is None else round(took, 1),
                            behind=behind, not_caught_up=still)
+        results[fault] = await asyncio.to_thread(verify, run, phase, env["DATABASE_URL"],
+                                                 moves_of)
+        print_row(fault, results[fault])
     run.stopping = True
     run.paused = False
     await asyncio.wait(tasks, timeout=ANSWER_WAIT * 3)
@@ -706,7 +694,7 @@ async def scenario(args, site, servers, deployment, env, slots, moves_by_slot):
         task.cancel()
     for page in run.pages + probe:
         await page.close()
-    return run, phases
+    return results
 
 
 def die_with_parent():
@@ -726,6 +714,9 @@ def main(argv=None):
     parser.add_argument("--settle", type=float, default=10.0,
                         help="seconds between a restarted process being ready and the next "
                              "SIGTERM (nginx's fail_timeout, 10)")
+    parser.add_argument("--job-wait", type=float, default=90.0,
+                        help="seconds the computer's move and the analysis may take after "
+                             "their worker is killed (90)")
     parser.add_argument("--faults", default="rolling,redis,postgres,worker")
     parser.add_argument("--port-base", type=int, default=8600, help="8600: Daphne +1/+2, nginx +10/+11, redis +20")
     parser.add_argument("--smoke", action="store_true", help="tiny shape for the smoke test")
@@ -734,7 +725,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.smoke:
         args.games, args.think, args.warmup, args.hold, args.pg_down = 4, 1.0, 3.0, 4.0, 1.0
-        args.catch_up = 40.0
+        args.catch_up, args.settle = 40.0, 2.0
     args.faults = [f for f in args.faults.split(",") if f]
     args.redis_port = args.port_base + 20
 
@@ -743,6 +734,7 @@ def main(argv=None):
         sys.exit("DATABASE_URL must name a PostgreSQL database (its backends are terminated)")
     os.environ.setdefault("SECRET_KEY", "failures-bench-" + uuid.uuid4().hex + uuid.uuid4().hex)
 
+    import loadgen
     import nginxsite
     import siteservers
     ports = iter([args.port_base + 10, args.port_base + 11])
@@ -774,7 +766,7 @@ def main(argv=None):
         subprocess.run([sys.executable, __file__, "--setup", str(scratch / "plan.json"),
                         str(scratch / "games.json")], cwd=ROOT, env=env, check=True, timeout=900)
         slots = json.loads((scratch / "games.json").read_text())["slots"]
-        sequences = hadron_moves(len(slots) * per_slot, seed=3)
+        sequences = loadgen.hadron_games(len(slots) * per_slot, seed=3)
         moves_by_slot = [sequences[i * per_slot:(i + 1) * per_slot] for i in range(len(slots))]
         moves_of = {g: m for slot, ms in zip(slots, moves_by_slot) for g, m in zip(slot["games"], ms)}
         servers = [siteservers.SiteServer(env, args.port_base + 1 + i, scratch / f"daphne{i}.log")
@@ -785,9 +777,8 @@ def main(argv=None):
         site = nginxsite.NginxSite(scratch / "nginx", servers).start()
         deployment.start_worker(servers[0].env)
         started = time.monotonic()
-        run, phases = asyncio.run(scenario(args, site, servers, deployment, servers[0].env,
-                                           slots, moves_by_slot))
-        results = verify(run, phases, database_url, moves_of, list(moves_of))
+        results = asyncio.run(scenario(args, site, servers, deployment, servers[0].env,
+                                       slots, moves_by_slot, moves_of))
         print(f"\n{args.games} games through nginx (2 Daphne, PostgreSQL, private Redis), 1 move / "
               f"{args.think:g} s per game; {time.monotonic() - started:.0f} s")
         print_table(results)
@@ -810,21 +801,29 @@ def seconds(value):
 
 
 def print_table(results):
+    print_header()
+    for fault, row in results.items():
+        print_row(fault, row)
+
+
+def print_header():
     print(f"| fault | acked | lost | duplicated | reconnects (not back) | reconnect max / p99 s | "
           f"catch-up s (pages behind) | errors by code | clocks charged > {OVERCHARGE_S:g} s (max s) | notes |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for fault, r in results.items():
-        notes = {k: v for k, v in r.items() if k not in {
-            "acked", "lost", "duplicated", "reconnects", "not_back", "reconnect_max",
-            "reconnect_p99", "errors", "overcharge_max", "overcharged", "catch_up_s", "behind",
-            "not_caught_up"}}
-        catch = (f"{seconds(r['catch_up_s'])} ({r['behind']})" if r.get("not_caught_up") == 0
-                 else f"NOT: {r.get('not_caught_up')} of {r.get('behind')}")
-        errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
-        print(f"| {fault} | {r['acked']} | {r['lost']} | {r['duplicated']} | {r['reconnects']} "
-              f"({r['not_back']}) | {seconds(r['reconnect_max'])} / {seconds(r['reconnect_p99'])} | "
-              f"{catch} | {errors} | {r['overcharged']} ({seconds(r['overcharge_max'])}) | "
-              f"{', '.join(f'{k} {v}' for k, v in notes.items())} |")
+    print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
+
+
+def print_row(fault, r):
+    notes = {k: v for k, v in r.items() if k not in {
+        "acked", "lost", "duplicated", "reconnects", "not_back", "reconnect_max",
+        "reconnect_p99", "errors", "overcharge_max", "overcharged", "catch_up_s", "behind",
+        "not_caught_up"}}
+    catch = (f"{seconds(r['catch_up_s'])} ({r['behind']})" if r.get("not_caught_up") == 0
+             else f"NOT: {r.get('not_caught_up')} of {r.get('behind')}")
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or "none"
+    print(f"| {fault} | {r['acked']} | {r['lost']} | {r['duplicated']} | {r['reconnects']} "
+          f"({r['not_back']}) | {seconds(r['reconnect_max'])} / {seconds(r['reconnect_p99'])} | "
+          f"{catch} | {errors} | {r['overcharged']} ({seconds(r['overcharge_max'])}) | "
+          f"{', '.join(f'{k} {v}' for k, v in notes.items())} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,85 @@
+"""The restart and failure benchmark runs from a clean checkout: its tiny shape (`--smoke`: 4
+games through nginx, two Daphne processes, PostgreSQL, a private redis-server) through
+`bench/failures.py`, on a fresh database of DATABASE_URL's server. Not a timing test: it checks
+that every fault's row is there (printed as its fault ended), that the games moved through
+each fault, that no acknowledged action was lost or duplicated, that the pages came back and
+caught up, that the computer's move was made and the analysis finished, not how fast
+anything was. Skipped without PostgreSQL, redis-server or nginx."""
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+
+
+def missing():
+    if not DATABASE_URL.startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL is not a PostgreSQL URL (the benchmark terminates its backends)"
+    if not shutil.which("redis-server"):
+        return "redis-server is not installed (the benchmark restarts a private one)"
+    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+        return "nginx is not installed (apt-get install nginx; .ci/run does)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
+
+
+@pytest.fixture
+def fresh_database():
+    import dj_database_url
+    import psycopg
+    config = dj_database_url.parse(DATABASE_URL)
+    name = f"tessera_failures_{uuid.uuid4().hex[:10]}"
+    admin = psycopg.connect(dbname="postgres", user=config["USER"] or None,
+                            password=config["PASSWORD"] or None, host=config["HOST"] or None,
+                            port=config["PORT"] or None, autocommit=True)
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield DATABASE_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+def test_failures_small_shape_runs_and_prints_its_table(tmp_path, fresh_database):
+    results_path = tmp_path / "results.json"
+    # Five ports from the base (Daphne +1/+2, nginx +10/+11, Redis +20).
+    base = int(os.environ.get("FAILURES_PORT_BASE", random.randrange(20000, 60000, 100)))
+    env = {**os.environ, "DATABASE_URL": fresh_database}
+    finished = subprocess.run(
+        [sys.executable, "bench/failures.py", "--smoke", "--port-base", str(base),
+         "--json", str(results_path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+    )
+    assert finished.returncode == 0, finished.stdout[-4000:] + finished.stderr[-4000:]
+    results = json.loads(results_path.read_text())
+    assert list(results) == ["rolling", "redis", "postgres", "worker"]
+    for fault, row in results.items():
+        assert "failed" not in row, (fault, row)
+        assert row["lost"] == 0 and row["duplicated"] == 0, (fault, row)
+        assert row["not_back"] == 0 and row["not_caught_up"] == 0, (fault, row)
+    # The games moved through every fault but the last (the worker's: its own games).
+    for fault in ("rolling", "redis", "postgres"):
+        assert results[fault]["acked"] > 0, (fault, results[fault])
+    assert results["rolling"]["reconnects"] > 0
+    assert results["redis"]["news_back_s"] is not None
+    assert results["redis"]["pages_caught_up_s"] is not None
+    assert results["worker"]["move"] == "made once"
+    # The killed worker's analysis taken over by the new one: finished, or (on a busy machine,
+    # where the workers' SCHED_IDLE leaves them little CPU) at least going on after the kill.
+    worker = results["worker"]
+    assert worker["analysis"] == "finished" or worker["positions_after_kill"] > 0, worker
+    # Each row as its fault ends, before the summary and the whole table again.
+    lines = finished.stdout.splitlines()
+    rows = [i for i, line in enumerate(lines) if line.startswith("| rolling |")]
+    summary = next(i for i, line in enumerate(lines) if "games through nginx" in line)
+    assert len(rows) == 2 and rows[0] < summary < rows[1], finished.stdout
