@@ -19,7 +19,8 @@ moves nothing: at most the clocks move on by the time the server could not accep
 import logging
 import threading
 
-from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections, transaction
+from django.db import (DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError,
+                       connections, transaction)
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
@@ -62,9 +63,15 @@ def catch_up():
     from live import process
 
     ended = timezone.now()
-    with transaction.atomic():
-        process.hold_the_register()
-        process.moved_on(*_not_yet_counted(began, ended), why="the database was away")
+    try:
+        with transaction.atomic():
+            process.hold_the_register()
+            process.moved_on(*_not_yet_counted(began, ended), why="the database was away")
+    except DatabaseError:
+        raise  # still away (or a lock): the job fails, the next one tries again
+    except Exception:
+        # A fault of ours must not stop every change of the process: the stretch is charged.
+        logger.exception("could not move the clocks on after the database was away")
     with _lock:
         if _away["since"] == began:
             _away["since"] = None

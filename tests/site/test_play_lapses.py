@@ -303,3 +303,41 @@ def test_a_move_is_judged_at_the_moment_it_was_received(alice, bob):
     after = refresh(game)
     assert after.remaining0_ms == game.remaining0_ms - 2000
     assert after.turn_started_at == received
+
+
+def test_the_database_out_of_reach_moves_the_running_clocks_on_once(alice, bob, monkeypatch):
+    """live.outages: a database thread's job failed for want of a database; before the next
+    change the running clocks move on by the stretch since, and it is recorded; a second
+    process that saw the same stretch adds nothing (each moment counts once)."""
+    from django.db import OperationalError, connection
+
+    from live import outages
+
+    game = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    first_moves(game, alice, bob)
+    before = refresh(game)
+    with monkeypatch.context() as unreachable:
+        unreachable.setattr(connection, "is_usable", lambda: False)
+        outages.noticed(OperationalError("connection refused"))
+    began = outages.away_since()
+    assert began is not None
+    outages.catch_up()
+    assert outages.away_since() is None
+    outage = Outage.objects.get()
+    assert outage.began_at == began and outage.games_shifted == 1
+    assert refresh(game).turn_started_at == before.turn_started_at + outage.length
+    # Another process's view of the same stretch, from the same moment: nothing more.
+    monkeypatch.setitem(outages._away, "since", began)
+    outages.catch_up()
+    assert Outage.objects.count() == 1
+    assert refresh(game).turn_started_at == before.turn_started_at + outage.length
+
+
+def test_a_statements_own_failure_is_no_outage(alice, bob):
+    """A time-out or a lock leaves the connection working: the database was there."""
+    from django.db import OperationalError
+
+    from live import outages
+
+    outages.noticed(OperationalError("canceling statement due to statement timeout"))
+    assert outages.away_since() is None
