@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -191,6 +193,20 @@ def postgres_admin(database_url):
     return config["NAME"], psycopg.connect(
         dbname="postgres", user=config["USER"] or None, password=config["PASSWORD"] or None,
         host=config["HOST"] or None, port=config["PORT"] or None, autocommit=True)
+
+
+@contextmanager
+def fresh_postgres_database(database_url, prefix):
+    """A new database on `database_url`'s PostgreSQL server, dropped (connections and all)
+    afterwards: (its URL, its name, an admin connection to the server)."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    _, admin = postgres_admin(database_url)
+    admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield database_url.rsplit("/", 1)[0] + f"/{name}", name, admin
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
 
 
 def database_away(database_url, seconds):

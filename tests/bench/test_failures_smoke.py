@@ -11,10 +11,11 @@ import random
 import shutil
 import subprocess
 import sys
-import uuid
 from pathlib import Path
 
 import pytest
+
+from siteservers import fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parents[2]
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
@@ -35,19 +36,8 @@ pytestmark = pytest.mark.skipif(missing() is not None, reason=str(missing()))
 
 @pytest.fixture
 def fresh_database():
-    import dj_database_url
-    import psycopg
-    config = dj_database_url.parse(DATABASE_URL)
-    name = f"tessera_failures_{uuid.uuid4().hex[:10]}"
-    admin = psycopg.connect(dbname="postgres", user=config["USER"] or None,
-                            password=config["PASSWORD"] or None, host=config["HOST"] or None,
-                            port=config["PORT"] or None, autocommit=True)
-    admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield DATABASE_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with fresh_postgres_database(DATABASE_URL, "tessera_failures") as (url, _, _):
+        yield url
 
 
 def test_failures_small_shape_runs_and_prints_its_table(tmp_path, fresh_database):

@@ -5,11 +5,11 @@ server (REDIS_URL), as in the second run of .ci/run; otherwise they are skipped.
 environment is present, nothing here catches errors: an unreachable server fails the tests.
 """
 import os
-import uuid
 from pathlib import Path
 
-import dj_database_url
 import pytest
+
+from siteservers import fresh_postgres_database
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -37,20 +37,8 @@ def pytest_collection_modifyitems(config, items):
 def scale_database_url():
     """A fresh PostgreSQL database on DATABASE_URL's server, dropped afterwards.
     (DATABASE_URL's own database is left to pytest-django, which makes test_<name> from it.)"""
-    import psycopg
-
-    config = dj_database_url.parse(DATABASE_URL)
-    name = f"tessera_scale_{uuid.uuid4().hex[:10]}"
-    admin = psycopg.connect(
-        dbname="postgres", user=config["USER"] or None, password=config["PASSWORD"] or None,
-        host=config["HOST"] or None, port=config["PORT"] or None, autocommit=True,
-    )
-    admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield DATABASE_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with fresh_postgres_database(DATABASE_URL, "tessera_scale") as (url, _, _):
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -7,12 +7,10 @@ clients") and the pages answered 500."""
 import time
 import urllib.error
 import urllib.request
-import uuid
 
-import dj_database_url
-import psycopg
 import pytest
 
+from siteservers import fresh_postgres_database
 from tests.ws.messages import WAIT
 
 REQUESTS = 100
@@ -24,17 +22,8 @@ ITS_OWN = 10
 @pytest.fixture
 def own_database(scale_database_url):
     """A database that only the server under test connects to: its backends are the server's."""
-    config = dj_database_url.parse(scale_database_url)
-    name = f"tessera_requests_{uuid.uuid4().hex[:10]}"
-    admin = psycopg.connect(dbname="postgres", user=config["USER"] or None,
-                            password=config["PASSWORD"] or None, host=config["HOST"] or None,
-                            port=config["PORT"] or None, autocommit=True)
-    admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield scale_database_url.rsplit("/", 1)[0] + f"/{name}", name, admin
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+    with fresh_postgres_database(scale_database_url, "tessera_requests") as database:
+        yield database
 
 
 def backends(admin, name):
