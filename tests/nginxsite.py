@@ -25,6 +25,10 @@ needs_nginx = pytest.mark.skipif(NGINX is None, reason="nginx is not installed "
 # Which Daphne process nginx handed a request (or a websocket's upgrade) to: a response header
 # the tests' http{} block adds, so a test can tell its sockets apart. Not in the deployed file.
 UPSTREAM_HEADER = "X-Test-Upstream"
+# Connections nginx's one worker holds at once: each websocket holds two (the client's and the
+# upstream's). At 256, bench/failures.py's 200 games (400 sockets) got 500 from nginx itself
+# ("worker_connections are not enough") for most reconnects (docs/operations.md).
+WORKER_CONNECTIONS = 4096
 # The settings a Daphne process behind the proxy needs (docs/operations.md, tessera.env.example).
 BEHIND_NGINX = dict(TRUSTED_PROXY_COUNT="1", SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto")
 
@@ -51,7 +55,7 @@ def nginx_prefix(directory, upstream_ports, https_port, http_port):
 daemon off;
 pid {directory / 'nginx.pid'};
 error_log {directory / 'error.log'} info;
-events {{ worker_connections 256; }}
+events {{ worker_connections {WORKER_CONNECTIONS}; }}
 http {{
     access_log {directory / 'access.log'};
     client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;
