@@ -381,10 +381,24 @@ class Deployment:
             stop_process(worker)
 
 
+def bench_db(database_url, patience=60):
+    """The bench's own connection to the database, tried again for `patience` seconds: on a
+    shared PostgreSQL server its connections may be all taken for a moment ("too many
+    clients"), which must not end the run."""
+    import psycopg
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return psycopg.connect(database_url)
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(1)
+
+
 def stored(database_url, game_ids):
     """{game: [(ply, action, remaining0, remaining1), ...]} from play_action, in ply order."""
-    import psycopg
-    with psycopg.connect(database_url) as db:
+    with bench_db(database_url) as db:
         rows = db.execute("SELECT game_id, ply, action, remaining0_ms, remaining1_ms "
                           "FROM play_action WHERE game_id = ANY(%s) ORDER BY game_id, ply",
                           [list(game_ids)]).fetchall()
@@ -597,8 +611,7 @@ def worker_kills_sync(deployment, env, site, job_wait):
 
 
 def server_db(env):
-    import psycopg
-    return psycopg.connect(env["DATABASE_URL"])
+    return bench_db(env["DATABASE_URL"])
 
 
 # --- verification ---------------------------------------------------------------------------
@@ -680,12 +693,16 @@ async def scenario(args, site, servers, deployment, env, slots, moves_by_slot, m
             # The row says so (the smoke test fails on it), and the next faults still run.
             traceback.print_exc()
             phase.notes["failed"] = f"{type(error).__name__}: {error}"
-        await asyncio.sleep(args.hold)
-        took, behind, still = await catch_up(run, env["DATABASE_URL"], args.catch_up)
-        phase.notes.update(catch_up_s=None if took is None else round(took, 1),
-                           behind=behind, not_caught_up=still)
-        results[fault] = await asyncio.to_thread(verify, run, phase, env["DATABASE_URL"],
-                                                 moves_of)
+        try:
+            await asyncio.sleep(args.hold)
+            took, behind, still = await catch_up(run, env["DATABASE_URL"], args.catch_up)
+            phase.notes.update(catch_up_s=None if took is None else round(took, 1),
+                               behind=behind, not_caught_up=still)
+            results[fault] = await asyncio.to_thread(verify, run, phase, env["DATABASE_URL"],
+                                                     moves_of)
+        except Exception as error:
+            traceback.print_exc()
+            results[fault] = {"failed": f"{type(error).__name__}: {error}", **phase.notes}
         print_row(fault, results[fault])
     run.stopping = True
     run.paused = False
@@ -777,8 +794,12 @@ def main(argv=None):
         site = nginxsite.NginxSite(scratch / "nginx", servers).start()
         deployment.start_worker(servers[0].env)
         started = time.monotonic()
-        results = asyncio.run(scenario(args, site, servers, deployment, servers[0].env,
-                                       slots, moves_by_slot, moves_of))
+        # Not asyncio.run: at its end it waits for every task left to be cancelled, and a page
+        # task stuck in its socket's closing once kept a finished run from ever printing.
+        loop = asyncio.new_event_loop()
+        results = loop.run_until_complete(scenario(args, site, servers, deployment,
+                                                   servers[0].env, slots, moves_by_slot,
+                                                   moves_of))
         print(f"\n{args.games} games through nginx (2 Daphne, PostgreSQL, private Redis), 1 move / "
               f"{args.think:g} s per game; {time.monotonic() - started:.0f} s")
         print_table(results)
@@ -813,6 +834,9 @@ def print_header():
 
 
 def print_row(fault, r):
+    if "acked" not in r:
+        print(f"| {fault} | not measured: {r} |", flush=True)
+        return
     notes = {k: v for k, v in r.items() if k not in {
         "acked", "lost", "duplicated", "reconnects", "not_back", "reconnect_max",
         "reconnect_p99", "errors", "overcharge_max", "overcharged", "catch_up_s", "behind",
