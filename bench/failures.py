@@ -16,6 +16,8 @@ has no answer within 3 s, and resends after `server_error`.
 
 Faults, one after the other while the games move:
 
+* none: no fault, the same hold and catch-up: the baseline of the other rows on this machine
+  (a loaded one charges clocks for its own slowness too).
 * rolling: each Daphne process in turn gets SIGTERM (it drains READY_DRAIN_SECONDS, /readyz
   503), stops, and is started again; its pages reconnect through nginx to the other one.
 * redis: the private redis-server is killed (its data with it: no save) and started again;
@@ -616,6 +618,15 @@ def server_db(env):
 
 # --- verification ---------------------------------------------------------------------------
 
+class Sent:
+    """A copy of what a Run or a Phase holds (dicts, lists, counters), to read on a thread."""
+
+    def __init__(self, of):
+        for name, value in vars(of).items():
+            setattr(self, name, value.copy() if hasattr(value, "copy") else value)
+        self.original = of
+
+
 def verify(run, phase, database_url, moves_of):
     """The row of `phase`, from the play_action rows as they are once it has ended (a later
     fault cannot change what it stored, nor add to what it sent)."""
@@ -626,12 +637,13 @@ def verify(run, phase, database_url, moves_of):
     for game, planned in moves_of.items():
         for ply, action, _, _ in by_game.get(game, []):
             if (ply >= len(planned) or planned[ply] != action) and \
-                    run.phase_of_send.get((game, ply)) is phase:
+                    run.phase_of_send.get((game, ply)) is phase.original:
                 duplicated += 1
     lost = sum(1 for g, ply, action in phase.acked if rows.get((g, ply), (None,))[0] != action)
     over = []
     for (g, ply), sent_phase in run.phase_of_send.items():
-        if sent_phase is not phase or ply < 2 or (g, ply) not in rows or (g, ply - 1) not in rows:
+        if sent_phase is not phase.original or ply < 2 or (g, ply) not in rows or \
+                (g, ply - 1) not in rows:
             continue
         side = ply % 2
         before, after = rows[(g, ply - 1)][1 + side], rows[(g, ply)][1 + side]
@@ -698,8 +710,9 @@ async def scenario(args, site, servers, deployment, env, slots, moves_by_slot, m
             took, behind, still = await catch_up(run, env["DATABASE_URL"], args.catch_up)
             phase.notes.update(catch_up_s=None if took is None else round(took, 1),
                                behind=behind, not_caught_up=still)
-            results[fault] = await asyncio.to_thread(verify, run, phase, env["DATABASE_URL"],
-                                                     moves_of)
+            # Measured on a copy: the games move on meanwhile, on the loop.
+            results[fault] = await asyncio.to_thread(verify, Sent(run), Sent(phase),
+                                                     env["DATABASE_URL"], moves_of)
         except Exception as error:
             traceback.print_exc()
             results[fault] = {"failed": f"{type(error).__name__}: {error}", **phase.notes}
@@ -734,7 +747,9 @@ def main(argv=None):
     parser.add_argument("--job-wait", type=float, default=90.0,
                         help="seconds the computer's move and the analysis may take after "
                              "their worker is killed (90)")
-    parser.add_argument("--faults", default="rolling,redis,postgres,worker")
+    parser.add_argument("--faults", default="none,rolling,redis,postgres,worker",
+                        help="none: a phase without a fault, the baseline of the others' "
+                             "figures on this machine")
     parser.add_argument("--port-base", type=int, default=8600, help="8600: Daphne +1/+2, nginx +10/+11, redis +20")
     parser.add_argument("--smoke", action="store_true", help="tiny shape for the smoke test")
     parser.add_argument("--json", type=Path)

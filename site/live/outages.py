@@ -40,13 +40,27 @@ def noticed(error):
         reachable = db.connection is not None and db.is_usable()
     except Exception:
         reachable = False
-    if reachable:
+    if reachable or _answers_again(db):
         return
     with _lock:
         if _away["since"] is None:
             _away["since"] = timezone.now()
             logger.warning("the database is out of reach (%s); clocks move on once it is back",
                            error)
+
+
+def _answers_again(db):
+    """Whether a new connection works: then only this thread's connection was cut (terminated
+    while it sat idle, and found out only now), not the database away. Outside a transaction
+    only (a job's own has ended with its error)."""
+    if db.in_atomic_block:
+        return False
+    try:
+        db.close()
+        db.ensure_connection()
+        return True
+    except Exception:
+        return False
 
 
 def away_since():

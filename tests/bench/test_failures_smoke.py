@@ -52,13 +52,13 @@ def test_failures_small_shape_runs_and_prints_its_table(tmp_path, fresh_database
     )
     assert finished.returncode == 0, finished.stdout[-4000:] + finished.stderr[-4000:]
     results = json.loads(results_path.read_text())
-    assert list(results) == ["rolling", "redis", "postgres", "worker"]
+    assert list(results) == ["none", "rolling", "redis", "postgres", "worker"]
     for fault, row in results.items():
         assert "failed" not in row, (fault, row)
         assert row["lost"] == 0 and row["duplicated"] == 0, (fault, row)
         assert row["not_back"] == 0 and row["not_caught_up"] == 0, (fault, row)
     # The games moved through every fault but the last (the worker's: its own games).
-    for fault in ("rolling", "redis", "postgres"):
+    for fault in ("none", "rolling", "redis", "postgres"):
         assert results[fault]["acked"] > 0, (fault, results[fault])
     assert results["rolling"]["reconnects"] > 0
     assert results["redis"]["news_back_s"] is not None
@@ -70,6 +70,6 @@ def test_failures_small_shape_runs_and_prints_its_table(tmp_path, fresh_database
     assert worker["analysis"] == "finished" or worker["positions_after_kill"] > 0, worker
     # Each row as its fault ends, before the summary and the whole table again.
     lines = finished.stdout.splitlines()
-    rows = [i for i, line in enumerate(lines) if line.startswith("| rolling |")]
+    rows = [i for i, line in enumerate(lines) if line.startswith("| none |")]
     summary = next(i for i, line in enumerate(lines) if "games through nginx" in line)
     assert len(rows) == 2 and rows[0] < summary < rows[1], finished.stdout
