@@ -9,6 +9,7 @@ import json
 import os
 import random
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -40,10 +41,28 @@ def fresh_database():
         yield url
 
 
+def free_base():
+    """A base for the bench's five ports (Daphne +1/+2, nginx +10/+11, Redis +20), all free
+    now, below Linux's ephemeral ports (32768 up), which other connections take."""
+    for _ in range(100):
+        base = random.randrange(20000, 32000, 100)
+        if all(port_free(base + offset) for offset in (1, 2, 10, 11, 20)):
+            return base
+    raise RuntimeError("no free ports for the bench")
+
+
+def port_free(port):
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def test_failures_small_shape_runs_and_prints_its_table(tmp_path, fresh_database):
     results_path = tmp_path / "results.json"
-    # Five ports from the base (Daphne +1/+2, nginx +10/+11, Redis +20).
-    base = int(os.environ.get("FAILURES_PORT_BASE", random.randrange(20000, 60000, 100)))
+    base = int(os.environ.get("FAILURES_PORT_BASE") or free_base())
     env = {**os.environ, "DATABASE_URL": fresh_database}
     finished = subprocess.run(
         [sys.executable, "bench/failures.py", "--smoke", "--port-base", str(base),
