@@ -64,16 +64,6 @@ def die_with_parent():
         pass  # not Linux: stop() at the end of the session still applies
 
 
-# Connections waiting to be accepted, as in deploy/tessera@.service: with Twisted's default
-# of 50 a rolling restart's reconnecting pages (hundreds at once) overflowed it, and nginx
-# answered 504/502 while their back-off grew to 20 s (docs/operations.md).
-LISTEN_BACKLOG = 1024
-
-
-def daphne_endpoint(port):
-    return f"tcp:port={port}:interface=127.0.0.1:backlog={LISTEN_BACKLOG}"
-
-
 class SiteServer:
     """One Daphne process. `url`, `ws_url`, `env`; `manage(...)` runs manage.py with the same
     environment (same database), `create_user()` adds a player (`create_users()` several),
@@ -119,7 +109,7 @@ class SiteServer:
     def start(self, timeout=90):
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-e", daphne_endpoint(self.port),
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
              "tessera.asgi:application"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             preexec_fn=die_with_parent,

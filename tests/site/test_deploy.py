@@ -70,5 +70,4 @@ def test_without_the_https_variables_check_deploy_warns():
 def test_the_readme_starts_daphne_with_the_site_on_the_path():
     block = "\n".join(readme_production_block())
     assert "python manage.py migrate" in block
-    assert ("PYTHONPATH=site daphne -e tcp:port=8001:interface=127.0.0.1:backlog=1024 "
-            "tessera.asgi:application") in block
+    assert "PYTHONPATH=site daphne -b 127.0.0.1 -p 8001 tessera.asgi:application" in block

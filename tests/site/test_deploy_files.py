@@ -98,8 +98,7 @@ def unit(name):
 
 def test_the_systemd_units_start_what_the_readme_starts():
     web, worker = unit("tessera@.service"), unit("tessera-worker@.service")
-    assert ("daphne -e tcp:port=%i:interface=127.0.0.1:backlog=1024 tessera.asgi:application"
-            in web["Service"]["ExecStart"])
+    assert "daphne -b 127.0.0.1 -p %i tessera.asgi:application" in web["Service"]["ExecStart"]
     assert worker["Service"]["ExecStart"].endswith("python manage.py jobs_worker")
     for service in (web, worker):
         assert service["Service"]["EnvironmentFile"] == "/etc/tessera/tessera.env"
