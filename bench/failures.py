@@ -68,6 +68,7 @@ MAX_DELAY = 15.0         # MAX_DELAY_MS
 ANSWER_WAIT = 3.0        # a move with no answer this long: ask for a snapshot
 MINUTES = 60             # each side's clock: no flag falls during a run
 DRAIN_S = 2              # READY_DRAIN_SECONDS of the Daphne processes
+SPREAD_S = 3             # DRAIN_SPREAD_SECONDS: then their sockets close over this long
 OVERCHARGE_S = 1.0       # a move charged this much beyond its page's time counts in the table
 
 
@@ -778,7 +779,8 @@ def main(argv=None):
         deployment.start_redis()
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
         env = siteservers.server_env(database_url, **nginxsite.BEHIND_NGINX,
-                                     READY_DRAIN_SECONDS=str(DRAIN_S))
+                                     READY_DRAIN_SECONDS=str(DRAIN_S),
+                                     DRAIN_SPREAD_SECONDS=str(SPREAD_S))
         # Production keep-alives (30 s sync), not the tests' quick ones.
         for name in ("LIVE_HEARTBEAT", "LIVE_KEEPALIVE", "LIVE_SWEEP"):
             env.pop(name)

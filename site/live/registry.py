@@ -99,6 +99,28 @@ def names_by_kind(kinds):
     return {kind: [socket.channel_name for socket in sockets] for kind, sockets in kinds.items()}
 
 
+# The server process is stopping: the page may come straight back (to another process).
+# WebSocket's own 1012, "service restart", is refused by Autobahn for a server's close.
+RESTART_CLOSE_CODE = 4012
+
+
+async def close_all(spread):
+    """Close every open socket with RESTART_CLOSE_CODE, spread evenly over `spread` seconds
+    (all at once for 0). A stopping process's pages reconnect through the proxy to the other
+    processes; hundreds arriving in the same instant overflowed their listen queues and the
+    pages backed off for up to 20 s (bench/failures.py's rolling restart)."""
+    sockets = open_sockets()
+    slices = max(1, min(len(sockets), round(spread / 0.05)))
+    for index in range(slices):
+        for socket in sockets[index::slices]:
+            try:
+                await socket.close(code=RESTART_CLOSE_CODE)
+            except Exception:
+                logger.exception("could not close a socket while stopping")
+        if index < slices - 1:
+            await asyncio.sleep(spread / slices)
+
+
 async def renew_groups(sockets=None):
     """Renew the group memberships of `sockets` (all open ones by default) that are still
     open: one that left meanwhile must not be put back in its groups."""

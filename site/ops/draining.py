@@ -1,10 +1,13 @@
 """Whether this process is shutting down, for /readyz.
 
 Under Daphne, SIGTERM first flips the flag and keeps serving for READY_DRAIN_SECONDS (0 by
-default) before the server stops as before: a load balancer that asks /readyz every few
-seconds sees 503 and sends new connections elsewhere while this process still answers. A second
+default): a load balancer that asks /readyz every few seconds sees 503 and sends new connections
+elsewhere while this process still answers. Then the process stops listening (a proxy's new
+connections are refused at once and go to another process), closes its sockets over
+DRAIN_SPREAD_SECONDS (close code 4012; their pages come back elsewhere in a trickle), and stops. A second
 SIGTERM stops at once. Under another server the flag flips when live.process stops (a stop
 hook), i.e. as the server shuts down."""
+import asyncio
 import logging
 import signal
 import sys
@@ -53,5 +56,26 @@ def take_sigterm(loop=None):
 
 
 def _stop(reactor):
-    if reactor.running:
-        reactor.stop()
+    if not reactor.running:
+        return
+    _stop_listening(reactor)
+    asyncio.ensure_future(_close_then_stop(reactor))
+
+
+def _stop_listening(reactor):
+    from twisted.internet import tcp
+
+    for reader in reactor.getReaders():
+        if isinstance(reader, tcp.Port):  # unix.Port is one too
+            reader.stopListening()
+
+
+async def _close_then_stop(reactor):
+    from live import registry
+
+    try:
+        await registry.close_all(settings.DRAIN_SPREAD_SECONDS)
+        await asyncio.sleep(0.2)  # the close frames leave before the reactor goes
+    finally:
+        if reactor.running:
+            reactor.stop()

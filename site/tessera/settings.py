@@ -24,6 +24,7 @@ Everything that differs between one laptop and a deployment comes from the envir
 * SITE_URL        the site's address in the links of every mail (password resets included)
 * LOG_LEVEL, LOG_FORMAT  WARNING by default; LOG_FORMAT=json: one JSON object per line
 * READY_DRAIN_SECONDS  seconds of serving after SIGTERM with /readyz saying 503 (default 0)
+* DRAIN_SPREAD_SECONDS  seconds over which a stopping process then closes its sockets (default 0)
 * METRICS_TOKEN, METRICS_ALLOWED_ADDRESSES, PROMETHEUS_MULTIPROC_DIR  who may read /metrics,
                   and where several processes keep their figures (docs/operations.md)
 """
@@ -521,6 +522,9 @@ LOGGING = settings_logging(os.environ.get("LOG_FORMAT", "text").strip().lower(),
 # Seconds a Daphne process keeps serving after SIGTERM, /readyz saying 503, before it stops
 # (ops.draining): at least the load balancer's interval between health checks.
 READY_DRAIN_SECONDS = env_number("READY_DRAIN_SECONDS", 0, float)
+# Then it stops listening and closes its sockets over this many seconds (code 4012), so that
+# their pages reconnect to the other processes in a trickle, not all in one instant.
+DRAIN_SPREAD_SECONDS = env_number("DRAIN_SPREAD_SECONDS", 0, float)
 
 # /metrics (ops.views): answered only with `Authorization: Bearer <METRICS_TOKEN>`, or to a
 # peer whose address is in METRICS_ALLOWED_ADDRESSES (comma-separated addresses or networks,

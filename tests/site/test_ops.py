@@ -234,3 +234,43 @@ def test_metrics_show_how_busy_the_database_lanes_are(client, settings):
     assert sample(after, "tessera_db_threads_busy", pool="write") == 0
     assert sample(after, "tessera_lane_changes_waiting") == 0
     assert "tessera_db_jobs_waiting" in after
+
+
+def test_a_stopping_process_stops_listening_then_closes_its_sockets_in_a_trickle(site_servers):
+    """After the drain, SIGTERM's stop: new connections are refused at once (a proxy sends
+    them to another process) and the open sockets are closed with 4012 (stopping) over DRAIN_SPREAD_SECONDS rather than in one instant (in bench/failures.py's rolling restart
+    hundreds of pages reconnecting together overflowed the other process's listen queue)."""
+    from websockets.exceptions import ConnectionClosed
+
+    server = site_servers(READY_DRAIN_SECONDS="1", DRAIN_SPREAD_SECONDS="2")
+    server.create_users(["mira", "milo"], PASSWORD)
+    path = server.manage("startgame", "hadron", "mira", "milo").stdout.strip()
+
+    async def closed(tab):
+        try:
+            async for _ in tab.ws:
+                pass
+        except ConnectionClosed:
+            pass
+        return time.monotonic(), tab.ws.close_code
+
+    async def scenario():
+        tabs = [LiveSocket(server, path) for _ in range(6)]
+        for tab in tabs:
+            await tab.open()
+        server.process.send_signal(signal.SIGTERM)
+        watching = [asyncio.ensure_future(closed(tab)) for tab in tabs]
+        await asyncio.wait(watching, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            await asyncio.open_connection("127.0.0.1", server.port)
+            refused = False
+        except ConnectionRefusedError:
+            refused = True
+        return refused, await asyncio.gather(*watching)
+
+    refused, ends = asyncio.run(scenario())
+    assert refused, server.log()
+    assert [code for _, code in ends] == [4012] * 6, server.log()
+    times = sorted(moment for moment, _ in ends)
+    assert times[-1] - times[0] >= 1.0, times  # six sockets over 2 s: not all at once
+    assert server.process.wait(timeout=30) == 0, server.log()
