@@ -68,7 +68,7 @@ MAX_DELAY = 15.0         # MAX_DELAY_MS
 ANSWER_WAIT = 3.0        # a move with no answer this long: ask for a snapshot
 MINUTES = 60             # each side's clock: no flag falls during a run
 DRAIN_S = 2              # READY_DRAIN_SECONDS of the Daphne processes
-SPREAD_S = 3             # DRAIN_SPREAD_SECONDS: then their sockets close over this long
+SPREAD_S = 5             # DRAIN_SPREAD_SECONDS: then their sockets close over this long
 OVERCHARGE_S = 1.0       # a move charged this much beyond its page's time counts in the table
 
 
