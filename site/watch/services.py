@@ -143,16 +143,21 @@ def page_rows(rows):
     return [mark_safe(kept[key] if key in kept else drawn[key]) for key in keys]
 
 
-def rows(kind=None, limit=LIMIT):
-    now = timezone.now()
+def listed(kind=None, limit=LIMIT, now=None):
+    """The list's games: the newest in progress, with their players, ratings and watchers."""
     # The newest games' ids first, then those games with their watchers: annotated in one
     # query with the ordering and the limit, the watchers' subquery ran for every game in
     # progress before the sort (250 ms with 2,000 of them, bench/pages_load.py --playing).
     newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
                   [:limit])
-    found = list(newest_first(Game.objects.filter(pk__in=newest), now))
+    found = list(newest_first(Game.objects.filter(pk__in=newest), now or timezone.now()))
     prefetch([player for game in found for player in game.players()])
-    return [row_of(game, now) for game in found]
+    return found
+
+
+def rows(kind=None, limit=LIMIT):
+    now = timezone.now()
+    return [row_of(game, now) for game in listed(kind, limit, now)]
 
 
 # -- the featured game -------------------------------------------------------------------------
@@ -217,15 +222,16 @@ def in_progress(pk, kind=None):
 PICK_FRESH = 5
 
 
-def page_featured(kind=None):
+def page_featured(kind=None, games=()):
     """The featured game of a Watch page served by the server: liveliest(), ranked at most
     once every PICK_FRESH seconds per filter (in Django's cache: shared by the processes);
-    in between, the same game while it is still in progress."""
+    in between, the same game while it is still in progress. `games`: games of `kind` in
+    progress read for this page already (listed()): a pick among them is not read again."""
     key = f"watch:pick:{kind or ''}"
     pick = cache.get(key)
     if pick is not None:
         pk, started = pick
-        kept = in_progress(pk, kind)
+        kept = next((game for game in games if game.pk == pk), None) or in_progress(pk, kind)
         # The start time too: a game id alone may be another game's after a database was
         # emptied (tests).
         if kept is not None and kept.created_at.isoformat() == started:
@@ -234,6 +240,19 @@ def page_featured(kind=None):
     if best is not None:
         cache.set(key, (best.pk, best.created_at.isoformat()), PICK_FRESH)
     return best
+
+
+def page(kind=None):
+    """What the Watch page shows: (its rows, the featured game, the featured game's row).
+    The featured game is most often one of the listed: then it is read and counted once."""
+    now = timezone.now()
+    games = listed(kind, now=now)
+    shown = [row_of(game, now) for game in games]
+    featured = page_featured(kind, games)
+    if featured is None:
+        return shown, None, None
+    row = next((row for row in shown if row["id"] == featured.pk), None)
+    return shown, featured, row or row_of(featured, now)
 
 
 def featured_row(kind=None, keep=None):

@@ -12,9 +12,7 @@ from watch.forms import WatchFilter
 def watch(request):
     form = WatchFilter.from_query(request.GET)
     kind = form.kind()
-    featured = services.page_featured(kind)
-    row = services.row_of(featured) if featured else None
-    rows = services.rows(kind)
+    rows, featured, row = services.page(kind)
     context = {
         "form": form,
         "kind": kind,
