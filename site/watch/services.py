@@ -8,8 +8,10 @@ thumbnail of a position is drawn once per process (keyed like the positions: gam
 creation time, ply).
 """
 import hashlib
+from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -22,7 +24,8 @@ from bots.services import is_exhibition
 from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
-from ratings.display import badge, prefetch
+from ratings.display import badge, badge_by_id, keep as keep_ratings, prefetch
+from ratings.display import read as read_ratings
 from watch.templatetags.watch_tags import time_left
 
 # Rows on the page and in the socket's list: the newest games in progress.
@@ -113,34 +116,93 @@ def with_html(row):
     return {**row, "html": html.strip()}
 
 
-# Part of every page row's key: change it when templates/watch/_row.html changes what it shows.
-ROW_VERSION = 1
-# A row's HTML is kept this long at most: a game in progress gets new keys as it moves.
+# Part of every page row's key: change it when templates/watch/_row.html or row_of() changes
+# what a row shows.
+ROW_VERSION = 2
+# A row is kept this long at most: a game in progress gets new keys as it moves.
 ROW_TIMEOUT = 3600
+# Every column of a game: with its players' names, what a row is drawn from besides the
+# ratings beside the names, its watchers and the time (drawn()).
+COLUMNS = [field.attname for field in Game._meta.concrete_fields]
+NAMES = ("player0__username", "player1__username")
 
 
-def row_key(row):
-    """Everything templates/watch/_row.html shows of `row`, hashed: the row and its clocks
-    but the moment they were read (a stopped clock reads the same at any moment; a running
-    one's remaining time is in the key, so it misses as it should), and a correspondence
-    deadline as the page words it now ("2 days 3 h")."""
-    clocks = {k: v for k, v in row["clocks"].items() if k != "server_time"}
-    deadline = row["clocks"]["deadline"]
-    shown = repr((ROW_VERSION, {**row, "clocks": clocks}, deadline and time_left(deadline)))
-    return f"watch:row:{row['id']}:{hashlib.sha1(shown.encode()).hexdigest()}"
+def read_lightly(ids):
+    """Games `ids` (newest first) as their own columns and their players' names only: no
+    players' or profiles' objects built, no watchers counted in the query. Each game comes
+    with its values (the rows' keys are made of them) and its players as users whose other
+    fields are deferred (read if ever asked: a picture's title asks only for the names)."""
+    found = Game.objects.filter(pk__in=ids).order_by("-created_at", "-pk")
+    users = get_user_model()
+    read = []
+    for values in found.values_list(*COLUMNS, *NAMES):
+        game = Game.from_db(found.db, COLUMNS, values[:len(COLUMNS)])
+        for index, name in enumerate(values[len(COLUMNS):]):
+            player = users.from_db(found.db, ["id", "username"],
+                                   (getattr(game, f"player{index}_id"), name))
+            Game._meta.get_field(f"player{index}").set_cached_value(game, player)
+        read.append((game, values))
+    return read
 
 
-def page_rows(rows):
-    """The page's list items of `rows` (with their pictures): a row drawn for the same
-    showing before is read from the cache, so a repeated view of the page renders only the
-    rows whose game moved, whose clock runs, or whose watchers came and went."""
-    keys = [row_key(row) for row in rows]
-    kept = cache.get_many(keys)
-    drawn = {key: render_to_string("watch/_row.html", {"row": row})
-             for key, row in zip(keys, rows) if key not in kept}
-    if drawn:
-        cache.set_many(drawn, ROW_TIMEOUT)
-    return [mark_safe(kept[key] if key in kept else drawn[key]) for key in keys]
+def watchers_of(games, now):
+    """{game id: watchers} as watching() counts them (anyone's open game socket but the two
+    players'), for these games in one grouped query."""
+    seats = {game.pk: (game.player0_id, game.player1_id) for game in games}
+    found = dict.fromkeys(seats, 0)
+    for game_id, user_id, sockets in (presence.counted(now).filter(game_id__in=list(seats))
+                                      .order_by().values("game_id", "user_id")
+                                      .annotate(sockets=Count("pk"))
+                                      .values_list("game_id", "user_id", "sockets")):
+        if user_id is None or user_id not in seats[game_id]:
+            found[game_id] += sockets
+    return found
+
+
+def drawn(kind=None, limit=LIMIT, now=None):
+    """The list's games (read_lightly()), their rows (row_of()) and their list items, newest
+    first. A row is kept in the cache with its item under a key made of everything it is
+    drawn from: the game's columns, its players' names and ratings, its watchers, and its
+    clocks as read now but the moment itself (a running clock's remaining time is in the key,
+    so it misses as it should; a stopped one reads the same at any moment) with a
+    correspondence deadline as the page words it ("2 days 3 h"). A repeated view reads the
+    kept rows in one get_many; only the games whose rows are not kept are read whole, and
+    only their rows are drawn."""
+    now = now or timezone.now()
+    newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
+                  [:limit])
+    light = read_lightly(newest)
+    games = [game for game, _ in light]
+    watchers = watchers_of(games, now)
+    ratings = read_ratings(player for game in games for player in (game.player0_id,
+                                                                   game.player1_id))
+    keys, clocks = {}, {}
+    for game, values in light:
+        clocks[game.pk] = clocks_of(game, now)
+        still = {k: v for k, v in clocks[game.pk].items() if k != "server_time"}
+        deadline = still["deadline"]
+        badges = [badge_by_id(player, game.game, ratings)
+                  for player in (game.player0_id, game.player1_id)]
+        shown = repr((ROW_VERSION, values, badges, watchers[game.pk], still,
+                      deadline and time_left(deadline), is_exhibition(game)))
+        keys[game.pk] = f"watch:item:{game.pk}:{hashlib.sha1(shown.encode()).hexdigest()}"
+    kept = cache.get_many(list(keys.values()))
+    missing = [pk for pk, key in keys.items() if key not in kept]
+    if missing:
+        fresh = {}
+        for game in Game.objects.with_players().filter(pk__in=missing):
+            game.watchers = watchers[game.pk]
+            keep_ratings(game.players(), ratings)
+            row = row_of(game, now)
+            fresh[keys[game.pk]] = (row, render_to_string("watch/_row.html", {"row": row}))
+        cache.set_many(fresh, ROW_TIMEOUT)
+        kept.update(fresh)
+    shown = [(game, kept.get(keys[game.pk])) for game in games]
+    # A game gone since it was listed (deleted with its player's account) is left out.
+    shown = [(game, found) for game, found in shown if found is not None]
+    # A kept row differs from a fresh one only by the moment its clocks were read.
+    rows = [{**row, "clocks": clocks[game.pk]} for game, (row, _) in shown]
+    return [game for game, _ in shown], rows, [mark_safe(html) for _, (_, html) in shown]
 
 
 def listed(kind=None, limit=LIMIT, now=None):
@@ -242,17 +304,24 @@ def page_featured(kind=None, games=()):
     return best
 
 
+@dataclass
+class Page:
+    rows: list  # row_of() of each listed game, newest first
+    items: list  # their list items (HTML)
+    featured: object = None  # the featured game
+    featured_row: dict = None
+
+
 def page(kind=None):
-    """What the Watch page shows: (its rows, the featured game, the featured game's row).
-    The featured game is most often one of the listed: then it is read and counted once."""
+    """What the Watch page shows: the rows drawn() and the featured game with its row. The
+    featured game is most often one of the listed: then it is read and counted once."""
     now = timezone.now()
-    games = listed(kind, now=now)
-    shown = [row_of(game, now) for game in games]
+    games, rows, items = drawn(kind, now=now)
     featured = page_featured(kind, games)
     if featured is None:
-        return shown, None, None
-    row = next((row for row in shown if row["id"] == featured.pk), None)
-    return shown, featured, row or row_of(featured, now)
+        return Page(rows, items)
+    row = next((row for row in rows if row["id"] == featured.pk), None)
+    return Page(rows, items, featured, row or row_of(featured, now))
 
 
 def featured_row(kind=None, keep=None):

@@ -12,13 +12,14 @@ from watch.forms import WatchFilter
 def watch(request):
     form = WatchFilter.from_query(request.GET)
     kind = form.kind()
-    rows, featured, row = services.page(kind)
+    shown = services.page(kind)
+    featured, row = shown.featured, shown.featured_row
     context = {
         "form": form,
         "kind": kind,
         "choices": form.fields["game"].choices,
-        "rows": rows,
-        "row_items": services.page_rows(rows),
+        "rows": shown.rows,
+        "row_items": shown.items,
         "total": services.live_games(kind).count(),
         "limit": services.LIMIT,
         "featured": row,

@@ -352,8 +352,9 @@ def test_a_listed_featured_game_is_read_once_for_the_page(client, users, monkeyp
     client.get("/watch/")  # ranks and keeps the pick
     read = []
     monkeypatch.setattr(watch, "in_progress", lambda *args: read.append(args))
-    rows, featured, row = watch.page()
-    assert featured.pk == busy.pk and read == []
-    assert row is next(r for r in rows if r["id"] == busy.pk)
+    shown = watch.page()
+    assert shown.featured.pk == busy.pk and read == []
+    assert shown.featured_row is next(r for r in shown.rows if r["id"] == busy.pk)
     html = client.get("/watch/").content.decode()
-    assert json.loads(re.search(r'id="featured-row"[^>]*>(.*?)</script>', html).group(1))["id"] == busy.pk
+    data = re.search(r'id="featured-row"[^>]*>(.*?)</script>', html).group(1)
+    assert json.loads(data)["id"] == busy.pk
