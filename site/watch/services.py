@@ -128,21 +128,23 @@ NAMES = ("player0__username", "player1__username")
 
 
 def read_lightly(ids):
-    """Games `ids` (newest first) as their own columns and their players' names only: no
-    players' or profiles' objects built, no watchers counted in the query. Each game comes
-    with its values (the rows' keys are made of them) and its players as users whose other
-    fields are deferred (read if ever asked: a picture's title asks only for the names)."""
+    """Games `ids` (newest first) as their own columns only, with their values (the rows' keys
+    are made of them) and their players' names: no players' or profiles' objects built, no
+    watchers counted in the query."""
     found = Game.objects.filter(pk__in=ids).order_by("-created_at", "-pk")
+    return [(Game.from_db(found.db, COLUMNS, values[:len(COLUMNS)]), values)
+            for values in found.values_list(*COLUMNS, *NAMES)]
+
+
+def named(game, values):
+    """A game of read_lightly() with its players as users known by id and name (their other
+    fields deferred: read if ever asked; a picture's title asks only for the names)."""
     users = get_user_model()
-    read = []
-    for values in found.values_list(*COLUMNS, *NAMES):
-        game = Game.from_db(found.db, COLUMNS, values[:len(COLUMNS)])
-        for index, name in enumerate(values[len(COLUMNS):]):
-            player = users.from_db(found.db, ["id", "username"],
-                                   (getattr(game, f"player{index}_id"), name))
-            Game._meta.get_field(f"player{index}").set_cached_value(game, player)
-        read.append((game, values))
-    return read
+    for index, name in enumerate(values[len(COLUMNS):]):
+        player = users.from_db(game._state.db, ["id", "username"],
+                               (getattr(game, f"player{index}_id"), name))
+        Game._meta.get_field(f"player{index}").set_cached_value(game, player)
+    return game
 
 
 def watchers_of(games, now):
@@ -160,9 +162,9 @@ def watchers_of(games, now):
 
 
 def drawn(kind=None, limit=LIMIT, now=None):
-    """The list's games (read_lightly()), their rows (row_of()) and their list items, newest
-    first. A row is kept in the cache with its item under a key made of everything it is
-    drawn from: the game's columns, its players' names and ratings, its watchers, and its
+    """The list's games with their values (read_lightly()), their rows (row_of(), without
+    the picture: it is in the item) and their list items, newest first. A row is kept in the
+    cache with its item under a key made of everything it is drawn from: the game's columns, its players' names and ratings, its watchers, and its
     clocks as read now but the moment itself (a running clock's remaining time is in the key,
     so it misses as it should; a stopped one reads the same at any moment) with a
     correspondence deadline as the page words it ("2 days 3 h"). A repeated view reads the
@@ -194,15 +196,18 @@ def drawn(kind=None, limit=LIMIT, now=None):
             game.watchers = watchers[game.pk]
             keep_ratings(game.players(), ratings)
             row = row_of(game, now)
-            fresh[keys[game.pk]] = (row, render_to_string("watch/_row.html", {"row": row}))
+            html = render_to_string("watch/_row.html", {"row": row})
+            # The picture is in the item: kept once (the page's rows go without it).
+            fresh[keys[game.pk]] = ({**row, "thumbnail": None}, html)
         cache.set_many(fresh, ROW_TIMEOUT)
         kept.update(fresh)
-    shown = [(game, kept.get(keys[game.pk])) for game in games]
     # A game gone since it was listed (deleted with its player's account) is left out.
-    shown = [(game, found) for game, found in shown if found is not None]
+    shown = [(game, values, kept[keys[game.pk]]) for game, values in light
+             if keys[game.pk] in kept]
     # A kept row differs from a fresh one only by the moment its clocks were read.
-    rows = [{**row, "clocks": clocks[game.pk]} for game, (row, _) in shown]
-    return [game for game, _ in shown], rows, [mark_safe(html) for _, (_, html) in shown]
+    rows = [{**row, "clocks": clocks[game.pk]} for game, _, (row, _) in shown]
+    return ([(game, values) for game, values, _ in shown], rows,
+            [mark_safe(html) for _, _, (_, html) in shown])
 
 
 def listed(kind=None, limit=LIMIT, now=None):
@@ -316,10 +321,13 @@ def page(kind=None):
     """What the Watch page shows: the rows drawn() and the featured game with its row. The
     featured game is most often one of the listed: then it is read and counted once."""
     now = timezone.now()
-    games, rows, items = drawn(kind, now=now)
-    featured = page_featured(kind, games)
+    listed, rows, items = drawn(kind, now=now)
+    featured = page_featured(kind, [game for game, _ in listed])
     if featured is None:
         return Page(rows, items)
+    for game, values in listed:
+        if game is featured:
+            named(game, values)  # its picture's title names the players
     row = next((row for row in rows if row["id"] == featured.pk), None)
     return Page(rows, items, featured, row or row_of(featured, now))
 
