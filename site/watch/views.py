@@ -19,7 +19,8 @@ def watch(request):
         "kind": kind,
         "choices": form.fields["game"].choices,
         "rows": shown.rows,
-        "row_items": shown.items,
+        # The list items, kept whole (watch.services.drawn): one string for the template.
+        "row_items": mark_safe("".join(shown.items)),
         "total": services.live_games(kind).count(),
         "limit": services.LIMIT,
         "featured": row,
