@@ -25,3 +25,11 @@ def test_a_static_files_url_is_djangos_worked_out_once():
     from frontend.storage import StaticFiles
     staticfiles_storage.url("css/site.css")  # the lazy storage made
     assert isinstance(staticfiles_storage._wrapped, StaticFiles)
+
+
+def test_a_link_with_arguments_is_their_pages_url():
+    shown = Template("{% load links %}{% link 'rules:game' name %} "
+                     "{% link 'learn:step' 'hadron' 1 %}")
+    for name in ("hadron", "tripen"):
+        assert shown.render(Context({"name": name})) == (
+            f"{reverse('rules:game', args=[name])} {reverse('learn:step', args=['hadron', 1])}")

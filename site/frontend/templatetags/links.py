@@ -1,7 +1,9 @@
-"""`{% link "ratings:leaderboard" %}`: the URL of a page that takes no arguments, as `{% url %}`
-gives it, reversed once per process (and script prefix, and URL configuration) instead of on
-every render: base.html's header and footer name a dozen such pages on every page, and
-reverse() was a third of a small page's template time."""
+"""`{% link "ratings:leaderboard" %}`, `{% link "rules:game" guide.name %}`: a page's URL as
+`{% url %}` gives it, reversed once per process (and script prefix, URL configuration and
+arguments) instead of on every render: base.html's header and footer name a dozen pages on
+every page, and reverse() was a third of a small page's template time. For the site's own
+few pages (names, games, steps), not for URLs of users' or games' ids: those would only
+churn the kept ones."""
 from functools import lru_cache
 
 from django import template
@@ -11,12 +13,12 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 register = template.Library()
 
 
-@lru_cache(maxsize=256)
-def _reversed(name, prefix, urlconf):
+@lru_cache(maxsize=512)
+def _reversed(name, args, prefix, urlconf):
     # reverse() reads the script prefix itself: it is part of the key, not passed.
-    return reverse(name, urlconf=urlconf)
+    return reverse(name, args=args, urlconf=urlconf)
 
 
 @register.simple_tag
-def link(name):
-    return _reversed(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+def link(name, *args):
+    return _reversed(name, args, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
