@@ -6,6 +6,7 @@ variant with another game, wins of nobody, a date range backwards) and says so i
 so a hand-edited URL shows form errors, never a server error.
 """
 from datetime import date
+from functools import lru_cache
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -82,6 +83,13 @@ def size_label(size, game=None, variant=None):
     return " or ".join(labels) or str(size)
 
 
+@lru_cache(maxsize=64)
+def size_choices(game, variant):
+    """The size field's choices in the words of the chosen game and variant (worked out once:
+    every Archive page makes the form)."""
+    return [("", "Any size")] + [(s, size_label(s, game, variant)) for s in all_sizes()]
+
+
 def game_choices():
     return [("", "All games")] + game_titles()
 
@@ -132,9 +140,8 @@ class ArchiveFilter(forms.Form):
         super().__init__(*args, **kwargs)
         # Every size stays a choice (a size the chosen game lacks gets clean()'s message), in
         # the words of the game chosen, if any.
-        game, variant = self.data.get("game"), self.data.get("variant")
-        self.fields["size"].choices = [("", "Any size")] + [
-            (s, size_label(s, game, variant)) for s in all_sizes()]
+        self.fields["size"].choices = size_choices(self.data.get("game"),
+                                                   self.data.get("variant"))
         self.fields["event"].offer(self.data.get("event"))
 
     MAIN = ("game", "player")

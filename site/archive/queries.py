@@ -25,7 +25,7 @@ from django.utils import timezone
 from archive.forms import VARIANT_GAME
 from bots.services import archive_filter as exhibition_condition
 from play.models import Game
-from ratings.display import prefetch
+from ratings.display import keep, prefetch
 from ratings.models import RatingChange
 
 PER_PAGE = 25
@@ -119,25 +119,48 @@ class Counted(Paginator):
 
 
 def page_of(filters, number, per_page=PER_PAGE):
-    """One page of matching games, with their players, for the Archive list.
+    """One page of matching games, with their players (games_of), for the API's list."""
+    page = ids_page_of(filters, number, per_page)
+    page.object_list = games_of(page.object_list)
+    return page
+
+
+def ids_page_of(filters, number, per_page=PER_PAGE):
+    """One page of matching games' ids, newest first.
 
     The paginator slices the ids only, which the indexes answer without reading the game rows
     (this matters deep in the list, where OFFSET skips thousands of entries), and is told the
-    count (count_of: kept); then the page's own 25 rows are read by primary key."""
+    count (count_of: kept)."""
     ids = matching(filters).values_list("id", flat=True)
     page = Counted(ids, per_page, count_of(filters, ids)).get_page(number)
-    wanted = list(page.object_list)
-    # Ratings beside the names: the rated games' changes and the players' ratings, one query
-    # each for the whole page.
+    page.object_list = list(page.object_list)
+    return page
+
+
+def games_of(wanted, changes=None, ratings=None):
+    """The games of ids `wanted`, in that order, with their players, ratings and tournament,
+    read by primary key for a list. `changes` (changes_of()) and `ratings` (the players'
+    rows, ratings.display.read()) when the caller read them already."""
     # The event each game was played in (its name on the row) comes in the same query.
     rows = Game.objects.with_players().select_related("pairing__tournament").in_bulk(wanted)
-    # The rated games' changes in one plain query (prefetch_related would build a queryset per
-    # game): listing.seats reads them as page_changes.
-    changes = {pk: [] for pk in rows}
-    for change in RatingChange.objects.filter(played_id__in=wanted):
-        changes[change.played_id].append(change)
+    if changes is None:
+        changes = changes_of(wanted)
     for pk, game in rows.items():
-        game.page_changes = changes[pk]
-    prefetch([player for game in rows.values() for player in game.players()])
-    page.object_list = [rows[pk] for pk in wanted if pk in rows]
-    return page
+        game.page_changes = changes.get(pk, [])
+    # Ratings beside the names: the players' ratings, one query for the whole page.
+    players = [player for game in rows.values() for player in game.players()]
+    if ratings is None:
+        prefetch(players)
+    else:
+        keep(players, ratings)
+    return [rows[pk] for pk in wanted if pk in rows]
+
+
+def changes_of(wanted):
+    """What the rated games of ids `wanted` did to their players' ratings, by game id, in one
+    plain query (prefetch_related would build a queryset per game): archive.listing.seats
+    reads them as page_changes."""
+    found = {pk: [] for pk in wanted}
+    for change in RatingChange.objects.filter(played_id__in=wanted):
+        found[change.played_id].append(change)
+    return found

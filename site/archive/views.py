@@ -94,8 +94,8 @@ def index(request):
     form = ArchiveFilter(request.GET)
     page = rows = None
     if form.is_valid():
-        page = queries.page_of(form.filters(), request.GET.get("page"))
-        rows = listing.rendered([listing.row(game) for game in page.object_list])
+        page = queries.ids_page_of(form.filters(), request.GET.get("page"))
+        rows = listing.items(page.object_list)
     return render(request, "archive/index.html", {"form": form, "page": page, "rows": rows,
                                                   "filter_html": filter_html(form)})
 

@@ -57,19 +57,37 @@ def prefetch(users) -> None:
     """Read the ratings of all these players in one query (for a list of names), kept on each
     user object. One plain query grouped here, not prefetch_related_objects: that builds a
     related queryset per user, which cost a list of 25 games (50 names) more than its query."""
+    todo = [user for user in users if user is not None and _kept(user) is None]
+    if todo:
+        keep(todo, read(user.pk for user in todo))
+
+
+def read(user_ids) -> dict:
+    """The rating rows of these players by id, then by game, in one query: for a list that
+    knows its players by id only (the Archive's rows' keys, archive.listing)."""
     from ratings.models import Rating
 
-    todo = [user for user in users if user is not None and _kept(user) is None]
-    if not todo:
-        return
     found = {}
-    owner = Rating.user.field
-    by_pk = {user.pk: user for user in todo}
-    for row in Rating.objects.filter(user_id__in=by_pk):
-        owner.set_cached_value(row, by_pk[row.user_id])
+    for row in Rating.objects.filter(user_id__in=set(user_ids)):
         found.setdefault(row.user_id, {})[row.game] = row
-    for user in todo:
-        user.__dict__[KEPT] = found.get(user.pk, {})
+    return found
+
+
+def keep(users, found) -> None:
+    """Keep rows read() found on the user objects, as prefetch() does."""
+    from ratings.models import Rating
+
+    owner = Rating.user.field
+    for user in users:
+        rows = user.__dict__[KEPT] = found.get(user.pk, {})
+        for row in rows.values():
+            owner.set_cached_value(row, user)
+
+
+def badge_by_id(user_id, game: str, found: dict, now=None) -> dict:
+    """badge() of a player known by id, from rows read() found."""
+    row = found.get(user_id, {}).get(game)
+    return marked(user_id, _standing(row, now or timezone.now()).badge())
 
 
 def rows_of(user) -> dict:

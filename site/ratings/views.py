@@ -11,7 +11,8 @@ SHORT, LONG = 10, 100
 
 @require_GET
 def boards(request):
-    tables = [(name, games.get(name).title, leaderboard.top(name, SHORT)) for name in games.names()]
+    tops = leaderboard.tops(games.names(), SHORT)
+    tables = [(name, games.get(name).title, tops[name]) for name in games.names()]
     return render(request, "ratings/leaderboard.html",
                   {"tables": tables, "min_games": leaderboard.MIN_GAMES})
 

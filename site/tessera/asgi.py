@@ -22,9 +22,10 @@ for path in (ROOT / "site", ROOT):
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from tessera.handler import get_asgi_application  # noqa: E402
 
-# Set up Django (apps, models) before importing consumers that use the ORM.
+# Set up Django (apps, models) before importing consumers that use the ORM. Django's handler,
+# with the threads that run its views kept between requests (tessera.handler).
 django_asgi_app = get_asgi_application()
 
 from django.core.signals import request_finished  # noqa: E402

@@ -460,6 +460,11 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
+# Django's storage, each file's URL worked out once (frontend.storage).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "frontend.storage.StaticFiles"},
+}
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Whitenoise serves straight from the finders, so the site works without `collectstatic`.
 # A deployment that wants collected files sets STATIC_ROOT (e.g. /srv/tessera/static) and runs

@@ -8,8 +8,10 @@ thumbnail of a position is drawn once per process (keyed like the positions: gam
 creation time, ply).
 """
 import hashlib
+from dataclasses import dataclass
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
@@ -22,7 +24,8 @@ from bots.services import is_exhibition
 from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
-from ratings.display import badge, prefetch
+from ratings.display import badge, badge_by_id, keep as keep_ratings, prefetch
+from ratings.display import read as read_ratings
 from watch.templatetags.watch_tags import time_left
 
 # Rows on the page and in the socket's list: the newest games in progress.
@@ -113,46 +116,115 @@ def with_html(row):
     return {**row, "html": html.strip()}
 
 
-# Part of every page row's key: change it when templates/watch/_row.html changes what it shows.
-ROW_VERSION = 1
-# A row's HTML is kept this long at most: a game in progress gets new keys as it moves.
+# Part of every page row's key: change it when templates/watch/_row.html or row_of() changes
+# what a row shows.
+ROW_VERSION = 2
+# A row is kept this long at most: a game in progress gets new keys as it moves.
 ROW_TIMEOUT = 3600
+# Every column of a game: with its players' names, what a row is drawn from besides the
+# ratings beside the names, its watchers and the time (drawn()).
+COLUMNS = [field.attname for field in Game._meta.concrete_fields]
+NAMES = ("player0__username", "player1__username")
 
 
-def row_key(row):
-    """Everything templates/watch/_row.html shows of `row`, hashed: the row and its clocks
-    but the moment they were read (a stopped clock reads the same at any moment; a running
-    one's remaining time is in the key, so it misses as it should), and a correspondence
-    deadline as the page words it now ("2 days 3 h")."""
-    clocks = {k: v for k, v in row["clocks"].items() if k != "server_time"}
-    deadline = row["clocks"]["deadline"]
-    shown = repr((ROW_VERSION, {**row, "clocks": clocks}, deadline and time_left(deadline)))
-    return f"watch:row:{row['id']}:{hashlib.sha1(shown.encode()).hexdigest()}"
+def read_lightly(ids):
+    """Games `ids` (newest first) as their own columns only, with their values (the rows' keys
+    are made of them) and their players' names: no players' or profiles' objects built, no
+    watchers counted in the query."""
+    found = Game.objects.filter(pk__in=ids).order_by("-created_at", "-pk")
+    return [(Game.from_db(found.db, COLUMNS, values[:len(COLUMNS)]), values)
+            for values in found.values_list(*COLUMNS, *NAMES)]
 
 
-def page_rows(rows):
-    """The page's list items of `rows` (with their pictures): a row drawn for the same
-    showing before is read from the cache, so a repeated view of the page renders only the
-    rows whose game moved, whose clock runs, or whose watchers came and went."""
-    keys = [row_key(row) for row in rows]
-    kept = cache.get_many(keys)
-    drawn = {key: render_to_string("watch/_row.html", {"row": row})
-             for key, row in zip(keys, rows) if key not in kept}
-    if drawn:
-        cache.set_many(drawn, ROW_TIMEOUT)
-    return [mark_safe(kept[key] if key in kept else drawn[key]) for key in keys]
+def named(game, values):
+    """A game of read_lightly() with its players as users known by id and name (their other
+    fields deferred: read if ever asked; a picture's title asks only for the names)."""
+    users = get_user_model()
+    for index, name in enumerate(values[len(COLUMNS):]):
+        player = users.from_db(game._state.db, ["id", "username"],
+                               (getattr(game, f"player{index}_id"), name))
+        Game._meta.get_field(f"player{index}").set_cached_value(game, player)
+    return game
 
 
-def rows(kind=None, limit=LIMIT):
-    now = timezone.now()
+def watchers_of(games, now):
+    """{game id: watchers} as watching() counts them (anyone's open game socket but the two
+    players'), for these games in one grouped query."""
+    seats = {game.pk: (game.player0_id, game.player1_id) for game in games}
+    found = dict.fromkeys(seats, 0)
+    for game_id, user_id, sockets in (presence.counted(now).filter(game_id__in=list(seats))
+                                      .order_by().values("game_id", "user_id")
+                                      .annotate(sockets=Count("pk"))
+                                      .values_list("game_id", "user_id", "sockets")):
+        if user_id is None or user_id not in seats[game_id]:
+            found[game_id] += sockets
+    return found
+
+
+def drawn(kind=None, limit=LIMIT, now=None):
+    """The list's games with their values (read_lightly()), their rows (row_of(), without
+    the picture: it is in the item) and their list items, newest first. A row is kept in the
+    cache with its item under a key made of everything it is drawn from: the game's columns, its players' names and ratings, its watchers, and its
+    clocks as read now but the moment itself (a running clock's remaining time is in the key,
+    so it misses as it should; a stopped one reads the same at any moment) with a
+    correspondence deadline as the page words it ("2 days 3 h"). A repeated view reads the
+    kept rows in one get_many; only the games whose rows are not kept are read whole, and
+    only their rows are drawn."""
+    now = now or timezone.now()
+    newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
+                  [:limit])
+    light = read_lightly(newest)
+    games = [game for game, _ in light]
+    watchers = watchers_of(games, now)
+    ratings = read_ratings(player for game in games for player in (game.player0_id,
+                                                                   game.player1_id))
+    keys, clocks = {}, {}
+    for game, values in light:
+        clocks[game.pk] = clocks_of(game, now)
+        still = {k: v for k, v in clocks[game.pk].items() if k != "server_time"}
+        deadline = still["deadline"]
+        badges = [badge_by_id(player, game.game, ratings)
+                  for player in (game.player0_id, game.player1_id)]
+        shown = repr((ROW_VERSION, values, badges, watchers[game.pk], still,
+                      deadline and time_left(deadline), is_exhibition(game)))
+        keys[game.pk] = f"watch:item:{game.pk}:{hashlib.sha1(shown.encode()).hexdigest()}"
+    kept = cache.get_many(list(keys.values()))
+    missing = [pk for pk, key in keys.items() if key not in kept]
+    if missing:
+        fresh = {}
+        for game in Game.objects.with_players().filter(pk__in=missing):
+            game.watchers = watchers[game.pk]
+            keep_ratings(game.players(), ratings)
+            row = row_of(game, now)
+            html = render_to_string("watch/_row.html", {"row": row})
+            # The picture is in the item: kept once (the page's rows go without it).
+            fresh[keys[game.pk]] = ({**row, "thumbnail": None}, html)
+        cache.set_many(fresh, ROW_TIMEOUT)
+        kept.update(fresh)
+    # A game gone since it was listed (deleted with its player's account) is left out.
+    shown = [(game, values, kept[keys[game.pk]]) for game, values in light
+             if keys[game.pk] in kept]
+    # A kept row differs from a fresh one only by the moment its clocks were read.
+    rows = [{**row, "clocks": clocks[game.pk]} for game, _, (row, _) in shown]
+    return ([(game, values) for game, values, _ in shown], rows,
+            [mark_safe(html) for _, _, (_, html) in shown])
+
+
+def listed(kind=None, limit=LIMIT, now=None):
+    """The list's games: the newest in progress, with their players, ratings and watchers."""
     # The newest games' ids first, then those games with their watchers: annotated in one
     # query with the ordering and the limit, the watchers' subquery ran for every game in
     # progress before the sort (250 ms with 2,000 of them, bench/pages_load.py --playing).
     newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
                   [:limit])
-    found = list(newest_first(Game.objects.filter(pk__in=newest), now))
+    found = list(newest_first(Game.objects.filter(pk__in=newest), now or timezone.now()))
     prefetch([player for game in found for player in game.players()])
-    return [row_of(game, now) for game in found]
+    return found
+
+
+def rows(kind=None, limit=LIMIT):
+    now = timezone.now()
+    return [row_of(game, now) for game in listed(kind, limit, now)]
 
 
 # -- the featured game -------------------------------------------------------------------------
@@ -217,15 +289,16 @@ def in_progress(pk, kind=None):
 PICK_FRESH = 5
 
 
-def page_featured(kind=None):
+def page_featured(kind=None, games=()):
     """The featured game of a Watch page served by the server: liveliest(), ranked at most
     once every PICK_FRESH seconds per filter (in Django's cache: shared by the processes);
-    in between, the same game while it is still in progress."""
+    in between, the same game while it is still in progress. `games`: games of `kind` in
+    progress read for this page already (listed()): a pick among them is not read again."""
     key = f"watch:pick:{kind or ''}"
     pick = cache.get(key)
     if pick is not None:
         pk, started = pick
-        kept = in_progress(pk, kind)
+        kept = next((game for game in games if game.pk == pk), None) or in_progress(pk, kind)
         # The start time too: a game id alone may be another game's after a database was
         # emptied (tests).
         if kept is not None and kept.created_at.isoformat() == started:
@@ -234,6 +307,29 @@ def page_featured(kind=None):
     if best is not None:
         cache.set(key, (best.pk, best.created_at.isoformat()), PICK_FRESH)
     return best
+
+
+@dataclass
+class Page:
+    rows: list  # row_of() of each listed game, newest first
+    items: list  # their list items (HTML)
+    featured: object = None  # the featured game
+    featured_row: dict = None
+
+
+def page(kind=None):
+    """What the Watch page shows: the rows drawn() and the featured game with its row. The
+    featured game is most often one of the listed: then it is read and counted once."""
+    now = timezone.now()
+    listed, rows, items = drawn(kind, now=now)
+    featured = page_featured(kind, [game for game, _ in listed])
+    if featured is None:
+        return Page(rows, items)
+    for game, values in listed:
+        if game is featured:
+            named(game, values)  # its picture's title names the players
+    row = next((row for row in rows if row["id"] == featured.pk), None)
+    return Page(rows, items, featured, row or row_of(featured, now))
 
 
 def featured_row(kind=None, keep=None):

@@ -12,15 +12,15 @@ from watch.forms import WatchFilter
 def watch(request):
     form = WatchFilter.from_query(request.GET)
     kind = form.kind()
-    featured = services.page_featured(kind)
-    row = services.row_of(featured) if featured else None
-    rows = services.rows(kind)
+    shown = services.page(kind)
+    featured, row = shown.featured, shown.featured_row
     context = {
         "form": form,
         "kind": kind,
         "choices": form.fields["game"].choices,
-        "rows": rows,
-        "row_items": services.page_rows(rows),
+        "rows": shown.rows,
+        # The list items, kept whole (watch.services.drawn): one string for the template.
+        "row_items": mark_safe("".join(shown.items)),
         "total": services.live_games(kind).count(),
         "limit": services.LIMIT,
         "featured": row,

@@ -1,4 +1,4 @@
-"""The Archive's rows are rendered once for what they show (archive.listing.rendered): a
+"""The Archive's rows are rendered once for what they show (archive.listing.items): a
 repeated view reads them from the cache, and a row is drawn again when something it shows
 changes (a rating beside a name, a player's name)."""
 import pytest
@@ -67,3 +67,14 @@ def test_a_refused_search_is_drawn_every_time(client, two_games):
         response = client.get("/archive/?player=nobody-here")
         assert forms_drawn(response) == 1
         assert response.context["form"].errors
+
+
+def test_a_row_is_drawn_again_when_its_game_changes(client, two_games):
+    # The rows' keys are read narrowly (archive.listing.facts), not from the whole game: a
+    # column the row shows is among them.
+    from play.models import Game
+    client.get("/archive/")
+    Game.objects.filter(pk=two_games[0].pk).update(result_text="Blue wins by a mile")
+    response = client.get("/archive/")
+    assert rows_drawn(response) == 1
+    assert "Blue wins by a mile" in response.content.decode()

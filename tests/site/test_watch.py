@@ -338,3 +338,23 @@ def test_rows_show_the_clocks_and_who_watches(users, client):
 def test_clock_text_writes_clocks_like_the_browser(ms, text):
     from watch.templatetags.watch_tags import clock_text
     assert clock_text(ms) == text
+
+
+def test_a_listed_featured_game_is_read_once_for_the_page(client, users, monkeypatch):
+    # The featured game is most often one of the listed: the page takes it from the list
+    # (watch.services.page) instead of reading it and counting its watchers again.
+    from django.core.cache import cache
+    cache.delete("watch:pick:")
+    monkeypatch.setattr(watch, "PICK_FRESH", 3600)
+    alice, bob, carol, dave = users("alice", "bob", "carol", "dave")
+    play(start(alice, bob), "c3")
+    busy = play(start(carol, dave), "c3", "a1", "e5")
+    client.get("/watch/")  # ranks and keeps the pick
+    read = []
+    monkeypatch.setattr(watch, "in_progress", lambda *args: read.append(args))
+    shown = watch.page()
+    assert shown.featured.pk == busy.pk and read == []
+    assert shown.featured_row is next(r for r in shown.rows if r["id"] == busy.pk)
+    html = client.get("/watch/").content.decode()
+    data = re.search(r'id="featured-row"[^>]*>(.*?)</script>', html).group(1)
+    assert json.loads(data)["id"] == busy.pk

@@ -1,4 +1,4 @@
-"""The Watch page's rows are rendered once for what they show (watch.services.page_rows): a
+"""The Watch page's rows are rendered once for what they show (watch.services.drawn): a
 repeated view reads them from the cache, and a row is drawn again when its game moves, its
 clock runs, or the same ply is reached by another move after a takeback."""
 import re
@@ -63,3 +63,27 @@ def test_a_running_clock_is_read_again_on_every_view(client, users, settings):
     Game.objects.filter(pk=game.pk).update(turn_started_at=game.turn_started_at - timedelta(seconds=30))
     again = client.get("/watch/")
     assert rows_drawn(again) == 1 and listed(again) != listed(first)
+
+
+def test_a_row_is_drawn_again_when_its_watchers_or_a_name_or_a_rating_change(client, users):
+    # The rows' keys are read narrowly (watch.services.drawn: the games' columns and the
+    # players' names, the watchers and ratings in queries of their own), not from the games.
+    from django.contrib.auth import get_user_model
+    from ratings.models import Rating
+    from tests.site.test_watch import watcher
+    alice, bob, carol = users("alice", "bob", "carol")
+    game = play(start(alice, bob), "c3")
+    client.get("/watch/")
+    watcher(game, alice, "p0")  # a player's own page: no watcher
+    assert rows_drawn(client.get("/watch/")) == 0
+    watcher(game, carol, "s1")
+    watcher(game, None, "s2")
+    response = client.get("/watch/")
+    assert rows_drawn(response) == 1 and "2 watching" in listed(response)
+    get_user_model().objects.filter(username="bob").update(username="robert")
+    response = client.get("/watch/")
+    assert rows_drawn(response) == 1 and "robert" in listed(response)
+    Rating.objects.update_or_create(user=alice, game=game.game, defaults={"rating": 1777})
+    response = client.get("/watch/")
+    assert rows_drawn(response) == 1 and "1777" in listed(response)
+    assert rows_drawn(client.get("/watch/")) == 0
