@@ -28,25 +28,6 @@ from tessera.handler import get_asgi_application  # noqa: E402
 # with the threads that run its views kept between requests (tessera.handler).
 django_asgi_app = get_asgi_application()
 
-from django.core.signals import request_finished  # noqa: E402
-from django.db import connections  # noqa: E402
-
-
-def close_the_requests_connections(**kwargs):
-    """At request_finished, on the request's own thread: under ASGI, Django runs a request's
-    synchronous code on a thread made for that request (asgiref's ThreadSensitiveContext),
-    which ends with it. A connection kept open there for CONN_MAX_AGE (persistent, as the live
-    path's database threads rightly keep theirs, live.lanes) is never used again, and stayed
-    open on the database server until the garbage collector found it: with 200 games through
-    two processes PostgreSQL ran out of connections and pages answered 500 (docs/operations.md,
-    "Database connections"). Not inside a transaction (a test's)."""
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
-
-
-request_finished.connect(close_the_requests_connections, dispatch_uid="tessera.asgi.close")
-
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from api.door import ActionDoor  # noqa: E402

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
+from django.db import connections
 
 # Idle threads kept for the next requests; more start when more requests run at once, and
 # those beyond this many end after their request.
@@ -44,6 +45,10 @@ class KeptThreadsASGIHandler(ASGIHandler):
                 # there: the next request's view waits for it on that thread.
                 self.idle.append(executor)
             else:
+                # Its thread ends: its persistent connection would stay open on the database
+                # server until the garbage collector came by (at 200 games through two
+                # processes PostgreSQL ran out of connections and pages answered 500).
+                executor.submit(connections.close_all)
                 executor.shutdown(wait=False)
 
 
