@@ -281,11 +281,10 @@ def action_job(who, service, game_id, *args, now):
         bot = is_bot_account(who.user)
     require_player(who, bot=bot)
     try:
-        messages = service(game_id, who.user, *args, now=now)
+        messages, game = play_services.acted(service, game_id, who.user, *args, now=now)
     except Game.DoesNotExist:
         raise ApiError("not_found", "No such game.", 404)
-    return {"repeat": any(m.get("type") == "repeat" for m in messages),
-            "game": play_services.acted_game(game_id)}
+    return {"repeat": any(m.get("type") == "repeat" for m in messages), "game": game}
 
 
 async def act(request, service, game_id, *args):
