@@ -39,8 +39,9 @@ speedscope files named by tree and phase.
 
 `--cost N` measures instead what one bot action costs the server: N actions one at a time
 (each answered before the next leaves) over COST_GAMES games, through the API, then over the
-socket, and the server's CPU over each divided by N (the phases are not run). One at a time,
-nothing queues, so the figure hardly depends on the machine's load, where the phases' do.
+socket, and the server's CPU over each divided by N, less what the server spends idle over
+as long (measured for IDLE_SECONDS before; the phases are not run). One at a time, nothing
+queues, so the figure depends less on the machine's load than the phases' do.
 """
 import argparse
 import asyncio
@@ -69,6 +70,7 @@ from siteservers import SiteServer, free_port, migrate, server_env  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 COST_GAMES = 10
+IDLE_SECONDS = 4
 OPEN_TIMEOUT = 60
 ANSWER_TIMEOUT = 10
 
@@ -366,9 +368,15 @@ async def cost(server, kind, setup, secrets, actions, args):
 
     for game in games:
         await next_game(game)
+    # What the server spends with nobody acting (its periodic work: sweeps, heartbeat,
+    # keep-alives), taken off: on a loaded machine the actions take longer, and that work's
+    # share per action would grow with the load.
+    idle_from, idle_start = time.perf_counter(), cpu_seconds(server)
+    await asyncio.sleep(IDLE_SECONDS)
+    idle_rate = (cpu_seconds(server) - idle_start) / (time.perf_counter() - idle_from)
     errors, done = Counter(), 0
     spy = profile(server, args, f"cost-{kind}", 600) if args.profile else None
-    start = cpu_seconds(server)
+    start, began = cpu_seconds(server), time.perf_counter()
     while done < actions:
         for game in games:
             if game[3] >= len(game[2]):
@@ -384,13 +392,15 @@ async def cost(server, kind, setup, secrets, actions, args):
                 errors[status] += 1
             game[3] += 1
             done += 1
-    used = cpu_seconds(server) - start
+    used, took = cpu_seconds(server) - start, time.perf_counter() - began
     if spy is not None:
         spy.send_signal(signal.SIGINT)  # py-spy writes its file when interrupted
         await asyncio.to_thread(spy.wait, 60)
     for game in games:
         await asyncio.gather(*(bot.close() for bot in game[0]))
-    return {"ms_per_action": 1000 * used / done, "actions": done, "errors": dict(errors)}
+    return {"ms_per_action": 1000 * (used - idle_rate * took) / done,
+            "gross_ms_per_action": 1000 * used / done, "idle_cpu_per_s": idle_rate,
+            "seconds": took, "actions": done, "errors": dict(errors)}
 
 
 def people_slots(setup, think, seed):
@@ -467,8 +477,11 @@ async def run(args, root=ROOT):
                 part = slice(index * COST_GAMES, (index + 1) * COST_GAMES)
                 rows[kind] = await cost(server, kind, {"slots": bot_setup[part]},
                                         bot_secrets[part], args.cost, args)
-                print(f"{kind}: {rows[kind]['ms_per_action']:.2f} ms of server CPU per action "
-                      f"({rows[kind]['actions']} actions, errors {rows[kind]['errors']})",
+                row = rows[kind]
+                print(f"{kind}: {row['ms_per_action']:.2f} ms of server CPU per action, idle "
+                      f"work taken off ({row['gross_ms_per_action']:.2f} with it: "
+                      f"{row['actions']} actions in {row['seconds']:.1f} s, idle "
+                      f"{1000 * row['idle_cpu_per_s']:.0f} ms/s; errors {row['errors']})",
                       flush=True)
             return rows
         people_games = 2 + int(span / args.people_think / 30)
