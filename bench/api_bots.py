@@ -26,8 +26,9 @@ bench/loadgen.hadron_games):
    with its token: its round trip is the `play` frame until its own `action` comes back.
 
 It prints, per phase, the bots' action round trip (p50/p99), the people's move latency (from
-the mover's frame to its `action` reaching the opponent and the spectators: p50/p99) and the
-server's CPU; then the API/socket ratio of the bots' p99 (issue 27's target: at most 1.5) and
+the mover's frame to its `action` reaching the opponent and the spectators: p50/p99), the
+server's CPU and the load's (this process's: the bots' clients and the people's sockets share
+it, so a load that costs its client more delays the people's figures too); then the API/socket ratio of the bots' p99 (issue 27's target: at most 1.5) and
 the people's p99 with the API load against without. It is not a test: on a shared machine,
 compare the figures of one run only.
 
@@ -146,9 +147,12 @@ class HttpBot:
              f"Authorization: Bearer {self.secret}\r\nContent-Type: application/json\r\n"
              f"Content-Length: {len(data)}\r\n\r\n").encode() + data)
         await self.writer.drain()
-        status = int((await self.reader.readline()).split()[1])
+        # The head in one read, not a readline per header: this client shares its process
+        # (and its CPU) with the people's sockets it measures beside.
+        status_line, *headers = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+        status = int(status_line.split()[1])
         length, chunked, close = 0, False, False
-        while (header := await self.reader.readline()) not in (b"\r\n", b""):
+        for header in headers:
             name, _, value = header.decode("latin1").partition(":")
             name, value = name.strip().lower(), value.strip().lower()
             if name == "content-length":
@@ -328,6 +332,7 @@ async def phase(server, people, bots, args):
         if "before" not in cpu and args.profile:
             profile(server, args, bots[0] if bots else "people")
         cpu.setdefault("before", cpu_seconds(server))
+        cpu.setdefault("load_before", time.process_time())
         return cpu_seconds(server), 0
 
     stats, _ = await loadgen.run_load(target, people, args.people_think, args.warmup,
@@ -336,7 +341,9 @@ async def phase(server, people, bots, args):
         await asyncio.wait(tasks, timeout=ANSWER_TIMEOUT + 5)
         for task in tasks:
             task.cancel()
-    return {"bots": measured, "people": stats, "cpu_s": cpu_seconds(server) - cpu["before"]}
+    return {"bots": measured, "people": stats, "cpu_s": cpu_seconds(server) - cpu["before"],
+            # This process's (the load's) CPU over the window and the wait for the bots.
+            "load_cpu_s": time.process_time() - cpu["load_before"]}
 
 
 def profile(server, args, kind, seconds=None):
@@ -421,7 +428,8 @@ def figures(result, duration):
     return {"bots": loadgen.percentiles(bots.round_trips), "bot_errors": dict(bots.errors),
             "bot_actions_per_s": len(bots.round_trips) / duration,
             "people": loadgen.percentiles(heard),
-            "people_errors": dict(result["people"].errors), "cpu_s": result["cpu_s"]}
+            "people_errors": dict(result["people"].errors), "cpu_s": result["cpu_s"],
+            "load_cpu_s": result["load_cpu_s"]}
 
 
 def ms(summary, key):
@@ -434,13 +442,13 @@ def print_table(rows, args):
           f"spectators), {args.warmup:g} s warm-up + {args.duration:g} s measured per phase; "
           "one Daphne, SQLite, in-memory layer")
     print(f"{'phase':<22}{'bot act/s':>10}{'bot p50':>9}{'bot p99':>9}"
-          f"{'people n':>9}{'ppl p50':>9}{'ppl p99':>9}{'cpu s':>7}  errors")
+          f"{'people n':>9}{'ppl p50':>9}{'ppl p99':>9}{'cpu s':>7}{'load s':>7}  errors")
     for name, row in rows.items():
         errors = {**row["bot_errors"], **row["people_errors"]}
         print(f"{name:<22}{row['bot_actions_per_s']:>10.1f}{ms(row['bots'], 'p50')}"
               f"{ms(row['bots'], 'p99')}{(row['people'] or {}).get('n', 0):>9}"
-              f"{ms(row['people'], 'p50')}{ms(row['people'], 'p99')}{row['cpu_s']:>7.1f}  "
-              f"{errors or ''}")
+              f"{ms(row['people'], 'p50')}{ms(row['people'], 'p99')}{row['cpu_s']:>7.1f}"
+              f"{row['load_cpu_s']:>7.1f}  {errors or ''}")
     api, socket, alone = rows["+ API bots"], rows["+ socket bots"], rows["people alone"]
     if api["bots"] and socket["bots"]:
         ratio = api["bots"]["p99"] / socket["bots"]["p99"]
@@ -512,6 +520,7 @@ FIGURES = (("bot act/s", lambda row: row["bot_actions_per_s"] or None),
            ("ppl p50", lambda row: (row["people"] or {}).get("p50")),
            ("ppl p99", lambda row: (row["people"] or {}).get("p99")),
            ("cpu s", lambda row: row["cpu_s"]),
+           ("load cpu s", lambda row: row.get("load_cpu_s")),
            ("cpu ms/bot act", lambda row: 1000 * row["cpu_s"] / row["bot_actions_per_s"]
             / row["duration"] if row["bot_actions_per_s"] else None))
 
