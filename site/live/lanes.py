@@ -18,7 +18,9 @@
   program_in_lane()), which may wait the few milliseconds of a person's move where a bot
   playing once a second does not notice them; then the work nobody waits for (background():
   presence rows, the heartbeat, the periodic sweeps). Within one game nothing is reordered:
-  its lane holds one job of the game at a time.
+  its lane holds one job of the game at a time. Nothing waits for ever: a job is taken by
+  when it arrived plus its kind's allowance (WAITS: none for people, seconds for the others),
+  so a writer kept busy by bots still writes the heartbeat, a few seconds late.
 * Readers only read: a reader thread's connection is opened read-only (read_only_readers), so
   a write on one fails instead of racing a game's lane or, on SQLite, the one writer. A read
   that notices something to change (a game whose time is up) reports it; the change is made
@@ -51,15 +53,21 @@ _busy = {"read": 0, "write": 0, "aside": 0}
 _busy_lock = threading.Lock()
 
 
-# Who waits for a job, in the order the writers take them (module docstring).
+# Who waits for a job, in the order the writers take them (module docstring), and how many
+# seconds of later arrivals of the kinds before it a job lets pass: a program's action waits
+# at most that long behind people's moves, background work behind both (its presence rows
+# go stale after three heartbeats: live.process).
 PEOPLE, PROGRAMS, BACKGROUND = 0, 1, 2
-_SHUT = 3  # the pool's stop signal, after every job queued before it
+WAITS = {PEOPLE: 0.0, PROGRAMS: 5.0, BACKGROUND: 10.0}
+_SHUT = float("inf")  # the pool's stop signal, after every job queued before it
 _placing = contextvars.ContextVar("live_lanes_placing", default=PEOPLE)
+_clock = time.monotonic
 
 
 class Waiting(queue.PriorityQueue):
-    """A pool's queue of jobs, taken by who waits for them (`_placing` when the job is put:
-    the pool's submit() puts it on the caller's thread), then in arrival order."""
+    """A pool's queue of jobs, taken by when each arrived plus its kind's allowance (WAITS;
+    its kind: `_placing` when the job is put, which the pool's submit() does on the caller's
+    thread), then in arrival order."""
 
     def _init(self, maxsize):
         super()._init(maxsize)
@@ -67,8 +75,8 @@ class Waiting(queue.PriorityQueue):
 
     def _put(self, item):
         # None: the executor's stop signal to a thread, which must not pass queued jobs.
-        placing = _SHUT if item is None else _placing.get()
-        heapq.heappush(self.queue, (placing, next(self.arrivals), item))
+        due = _SHUT if item is None else _clock() + WAITS[_placing.get()]
+        heapq.heappush(self.queue, (due, next(self.arrivals), item))
 
     def _get(self):
         return heapq.heappop(self.queue)[2]

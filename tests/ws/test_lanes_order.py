@@ -1,6 +1,7 @@
 """live.lanes: the writers take a person's change before a program's (a token's action) and
 both before background work (presence rows, the heartbeat), whatever order they came in; in
-arrival order within each; a game's own changes keep their order in its lane."""
+arrival order within each; a game's own changes keep their order in its lane; and nothing
+waits longer than its kind's allowance behind later arrivals."""
 import asyncio
 import threading
 
@@ -84,3 +85,25 @@ def test_gathered_background_writes_wait_behind_changes():
         return queued
 
     assert held_writer(body) == ["move", "leave", "after"]
+
+
+def test_a_job_that_waited_its_allowance_goes_before_later_people(monkeypatch):
+    now = [1000.0]  # the queue's clock, moved by hand: no timing in the test
+    monkeypatch.setattr(lanes, "_clock", lambda: now[0])
+
+    async def body(ran):
+        queued = []
+        for name, runs, at in (
+                ("heartbeat", lanes.background, 1000.0),
+                ("bot", lambda fn: lanes.program_in_lane(("game", -7), fn), 1001.0),
+                ("person, soon after", lambda fn: lanes.in_lane(("game", -8), fn), 1002.0),
+                ("person, 6 s later", lambda fn: lanes.in_lane(("game", -9), fn), 1007.0),
+                ("person, 11 s later", lambda fn: lanes.in_lane(("game", -10), fn), 1011.0)):
+            now[0] = at
+            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    # The bot (due 1006) before the person of 1007; the heartbeat (due 1010) before 1011's.
+    assert held_writer(body) == ["person, soon after", "bot", "person, 6 s later", "heartbeat",
+                                 "person, 11 s later"]
