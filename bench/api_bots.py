@@ -5,6 +5,10 @@ server process (issue 27's "Measured").
     python bench/api_bots.py                        # 100 games (200 bots), 20 s measured per phase
     python bench/api_bots.py --games 50 --duration 30
     python bench/api_bots.py --smoke --json out.json   # tiny (tests/bench/test_api_bots_smoke.py)
+    python bench/api_bots.py --games 20 --base /tmp/base --repeat 3   # /tmp/base's tree, then
+                                                    # this one, in turn, 3 times; medians
+    python bench/api_bots.py --games 20 --profile /tmp/prof   # py-spy of each phase's window
+    python bench/api_bots.py --cost 600 --base /tmp/base --repeat 3   # server CPU per action
 
 One Daphne server (tests/siteservers.py: a scratch SQLite file, the in-memory channel layer:
 the embedded default). Three phases of `--duration` seconds after `--warmup`, each on games
@@ -22,16 +26,33 @@ bench/loadgen.hadron_games):
    with its token: its round trip is the `play` frame until its own `action` comes back.
 
 It prints, per phase, the bots' action round trip (p50/p99), the people's move latency (from
-the mover's frame to its `action` reaching the opponent and the spectators: p50/p99) and the
-server's CPU; then the API/socket ratio of the bots' p99 (issue 27's target: at most 1.5) and
+the mover's frame to its `action` reaching the opponent and the spectators: p50/p99), the
+server's CPU and the load's (this process's: the bots' clients and the people's sockets share
+it, so a load that costs its client more delays the people's figures too); then the API/socket ratio of the bots' p99 (issue 27's target: at most 1.5) and
 the people's p99 with the API load against without. It is not a test: on a shared machine,
 compare the figures of one run only.
+
+With `--base DIR`, each round runs the three phases on DIR's tree (another checkout, with its
+own server, database and data), then on this one; `--repeat N` rounds, then the medians of
+each figure per tree and phase, and their ratios (this tree / base). `--profile DIR` records
+the server with py-spy (50 Hz, `--gil`: CPU only) over each phase's measured window, in
+speedscope files named by tree and phase.
+
+`--cost N` measures instead what one bot action costs the server: N actions one at a time
+(each answered before the next leaves) over COST_GAMES games, through the API, then over the
+socket, and the server's CPU over each divided by N, less what the server spends idle over
+as long (measured for IDLE_SECONDS before; the phases are not run). One at a time, nothing
+queues, so the figure depends less on the machine's load than the phases' do.
 """
 import argparse
 import asyncio
 import json
 import os
 import random
+import shutil
+import signal
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -49,6 +70,8 @@ import loadgen  # noqa: E402
 from siteservers import SiteServer, free_port, migrate, server_env  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
+COST_GAMES = 10
+IDLE_SECONDS = 4
 OPEN_TIMEOUT = 60
 ANSWER_TIMEOUT = 10
 
@@ -87,10 +110,10 @@ def set_up(server, prefix, slots, games_per_slot):
     plan, result = tmp / "plan.json", tmp / "result.json"
     plan.write_text(json.dumps({"prefix": prefix, "slots": slots,
                                 "games_per_slot": games_per_slot}))
-    env = {**server.env, "PYTHONPATH": os.pathsep.join([str(ROOT / "site"), str(ROOT)])}
-    import subprocess
+    env = {**server.env, "PYTHONPATH": os.pathsep.join([str(server.root / "site"),
+                                                         str(server.root)])}
     subprocess.run([sys.executable, str(HERE / "tessera_setup.py"), str(plan), str(result)],
-                   cwd=ROOT, env=env, check=True, timeout=900)
+                   cwd=server.root, env=env, check=True, timeout=900)
     return json.loads(result.read_text())
 
 
@@ -124,9 +147,12 @@ class HttpBot:
              f"Authorization: Bearer {self.secret}\r\nContent-Type: application/json\r\n"
              f"Content-Length: {len(data)}\r\n\r\n").encode() + data)
         await self.writer.drain()
-        status = int((await self.reader.readline()).split()[1])
+        # The head in one read, not a readline per header: this client shares its process
+        # (and its CPU) with the people's sockets it measures beside.
+        status_line, *headers = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+        status = int(status_line.split()[1])
         length, chunked, close = 0, False, False
-        while (header := await self.reader.readline()) not in (b"\r\n", b""):
+        for header in headers:
             name, _, value = header.decode("latin1").partition(":")
             name, value = name.strip().lower(), value.strip().lower()
             if name == "content-length":
@@ -303,7 +329,10 @@ async def phase(server, people, bots, args):
 
     def sample():
         window.open_now()  # run_load samples at its window's start, then at its end
+        if "before" not in cpu and args.profile:
+            profile(server, args, bots[0] if bots else "people")
         cpu.setdefault("before", cpu_seconds(server))
+        cpu.setdefault("load_before", time.process_time())
         return cpu_seconds(server), 0
 
     stats, _ = await loadgen.run_load(target, people, args.people_think, args.warmup,
@@ -312,7 +341,73 @@ async def phase(server, people, bots, args):
         await asyncio.wait(tasks, timeout=ANSWER_TIMEOUT + 5)
         for task in tasks:
             task.cancel()
-    return {"bots": measured, "people": stats, "cpu_s": cpu_seconds(server) - cpu["before"]}
+    return {"bots": measured, "people": stats, "cpu_s": cpu_seconds(server) - cpu["before"],
+            # This process's (the load's) CPU over the window and the wait for the bots.
+            "load_cpu_s": time.process_time() - cpu["load_before"]}
+
+
+def profile(server, args, kind, seconds=None):
+    """py-spy over the measured window (`seconds`, else --duration), in the background (CPU
+    only: --gil)."""
+    path = Path(args.profile) / f"{args.tree}-{kind}-{args.round}.speedscope.json"
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    return subprocess.Popen([spy, "record", "--pid", str(server.process.pid), "--rate", "50",
+                             "--gil", "--duration", str(int(seconds or args.duration)),
+                             "--format", "speedscope", "--nonblocking", "-o", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+async def cost(server, kind, setup, secrets, actions, args):
+    """Server CPU ms per bot action through `kind`'s door, actions one at a time, round robin
+    over the slots' games (each slot's games one after another)."""
+    shapes = iter(loadgen.hadron_games(len(setup["slots"]) * args.games_per_slot, seed=5))
+    # per slot: [bots, room, moves, ply, its rooms not played yet, its bots' secrets]
+    games = [[None, None, [], 0, list(slot["games"]), pair]
+             for slot, pair in zip(setup["slots"], secrets)]
+
+    async def next_game(game):
+        if game[0]:
+            await asyncio.gather(*(bot.close() for bot in game[0]))
+        room = game[4].pop(0)
+        bots = [(HttpBot if kind == "api" else SocketBot)(server, secret) for secret in game[5]]
+        await asyncio.gather(*(bot.open() if kind == "api" else bot.open(room) for bot in bots))
+        game[:4] = [bots, room, next(shapes), 0]
+
+    for game in games:
+        await next_game(game)
+    # What the server spends with nobody acting (its periodic work: sweeps, heartbeat,
+    # keep-alives), taken off: on a loaded machine the actions take longer, and that work's
+    # share per action would grow with the load.
+    idle_from, idle_start = time.perf_counter(), cpu_seconds(server)
+    await asyncio.sleep(IDLE_SECONDS)
+    idle_rate = (cpu_seconds(server) - idle_start) / (time.perf_counter() - idle_from)
+    errors, done = Counter(), 0
+    spy = profile(server, args, f"cost-{kind}", 600) if args.profile else None
+    start, began = cpu_seconds(server), time.perf_counter()
+    while done < actions:
+        for game in games:
+            if game[3] >= len(game[2]):
+                await next_game(game)
+            bots, room, moves, ply = game[:4]
+            if kind == "api":
+                status = await bots[ply % 2].post(f"/api/v1/games/{room}/play",
+                                                  {"ply": ply, "action": moves[ply]})
+            else:
+                answer = await bots[ply % 2].play(ply, moves[ply])
+                status = 200 if answer["type"] == "action" else answer.get("code")
+            if status != 200:
+                errors[status] += 1
+            game[3] += 1
+            done += 1
+    used, took = cpu_seconds(server) - start, time.perf_counter() - began
+    if spy is not None:
+        spy.send_signal(signal.SIGINT)  # py-spy writes its file when interrupted
+        await asyncio.to_thread(spy.wait, 60)
+    for game in games:
+        await asyncio.gather(*(bot.close() for bot in game[0]))
+    return {"ms_per_action": 1000 * (used - idle_rate * took) / done,
+            "gross_ms_per_action": 1000 * used / done, "idle_cpu_per_s": idle_rate,
+            "seconds": took, "actions": done, "errors": dict(errors)}
 
 
 def people_slots(setup, think, seed):
@@ -333,7 +428,8 @@ def figures(result, duration):
     return {"bots": loadgen.percentiles(bots.round_trips), "bot_errors": dict(bots.errors),
             "bot_actions_per_s": len(bots.round_trips) / duration,
             "people": loadgen.percentiles(heard),
-            "people_errors": dict(result["people"].errors), "cpu_s": result["cpu_s"]}
+            "people_errors": dict(result["people"].errors), "cpu_s": result["cpu_s"],
+            "load_cpu_s": result["load_cpu_s"]}
 
 
 def ms(summary, key):
@@ -346,13 +442,13 @@ def print_table(rows, args):
           f"spectators), {args.warmup:g} s warm-up + {args.duration:g} s measured per phase; "
           "one Daphne, SQLite, in-memory layer")
     print(f"{'phase':<22}{'bot act/s':>10}{'bot p50':>9}{'bot p99':>9}"
-          f"{'people n':>9}{'ppl p50':>9}{'ppl p99':>9}{'cpu s':>7}  errors")
+          f"{'people n':>9}{'ppl p50':>9}{'ppl p99':>9}{'cpu s':>7}{'load s':>7}  errors")
     for name, row in rows.items():
         errors = {**row["bot_errors"], **row["people_errors"]}
         print(f"{name:<22}{row['bot_actions_per_s']:>10.1f}{ms(row['bots'], 'p50')}"
               f"{ms(row['bots'], 'p99')}{(row['people'] or {}).get('n', 0):>9}"
-              f"{ms(row['people'], 'p50')}{ms(row['people'], 'p99')}{row['cpu_s']:>7.1f}  "
-              f"{errors or ''}")
+              f"{ms(row['people'], 'p50')}{ms(row['people'], 'p99')}{row['cpu_s']:>7.1f}"
+              f"{row['load_cpu_s']:>7.1f}  {errors or ''}")
     api, socket, alone = rows["+ API bots"], rows["+ socket bots"], rows["people alone"]
     if api["bots"] and socket["bots"]:
         ratio = api["bots"]["p99"] / socket["bots"]["p99"]
@@ -363,7 +459,8 @@ def print_table(rows, args):
               f"alone: {socket['people']['p99'] / alone['people']['p99']:.2f}")
 
 
-async def run(args):
+async def run(args, root=ROOT):
+    """The three phases on the tree at `root`: {phase: figures}."""
     tmp = Path(tempfile.mkdtemp(prefix="api-bots-"))
     env = server_env(f"sqlite:///{tmp / 'db.sqlite3'}",
                      # The load comes from one address and is meant to be carried, not refused.
@@ -371,13 +468,30 @@ async def run(args):
                      LIVE_SOCKETS_PER_USER="1000", LIVE_RATE_BURST="100000",
                      LIVE_RATE_PER_SECOND="100000", LIVE_FLOOD_CLOSE="100000",
                      LIVE_SNAPSHOT_PER_SECOND="1000000")
-    migrate(env)
-    server = SiteServer(env, free_port(), tmp / "daphne.log").start()
+    env["PYTHONPATH"] = os.pathsep.join([str(root / "site"), str(root)])
+    migrate(env, root)
+    server = SiteServer(env, free_port(), tmp / "daphne.log", root=root).start()
     try:
         # Enough games that no slot runs out within a phase (a random 7x7 game: 20 moves and
         # more), the bots' time before the people connect included.
         span = args.warmup + args.duration + 10
         args.games_per_slot = 2 + int(span * 2 * args.rate / 20)
+        if args.cost:
+            args.games_per_slot = 2 + args.cost // (COST_GAMES * 10)
+            bot_setup = set_up(server, "bot", COST_GAMES * 2, args.games_per_slot)["slots"]
+            bot_secrets = bot_tokens(server, "bot", COST_GAMES * 2)
+            rows = {}
+            for index, kind in enumerate(("api", "socket")):
+                part = slice(index * COST_GAMES, (index + 1) * COST_GAMES)
+                rows[kind] = await cost(server, kind, {"slots": bot_setup[part]},
+                                        bot_secrets[part], args.cost, args)
+                row = rows[kind]
+                print(f"{kind}: {row['ms_per_action']:.2f} ms of server CPU per action, idle "
+                      f"work taken off ({row['gross_ms_per_action']:.2f} with it: "
+                      f"{row['actions']} actions in {row['seconds']:.1f} s, idle "
+                      f"{1000 * row['idle_cpu_per_s']:.0f} ms/s; errors {row['errors']})",
+                      flush=True)
+            return rows
         people_games = 2 + int(span / args.people_think / 30)
         # One setup of each (a process each: seconds on a busy machine), split by phase.
         phases = (("people alone", None), ("+ API bots", "api"), ("+ socket bots", "socket"))
@@ -394,10 +508,75 @@ async def run(args):
             load = None if kind is None else (kind, *bots[kind])
             rows[name] = figures(await phase(server, people, load, args), args.duration)
         print_table(rows, args)
-        if args.json:
-            Path(args.json).write_text(json.dumps(rows, indent=1))
+        return rows
     finally:
         server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+FIGURES = (("bot act/s", lambda row: row["bot_actions_per_s"] or None),
+           ("bot p50", lambda row: (row["bots"] or {}).get("p50")),
+           ("bot p99", lambda row: (row["bots"] or {}).get("p99")),
+           ("ppl p50", lambda row: (row["people"] or {}).get("p50")),
+           ("ppl p99", lambda row: (row["people"] or {}).get("p99")),
+           ("cpu s", lambda row: row["cpu_s"]),
+           ("load cpu s", lambda row: row.get("load_cpu_s")),
+           ("cpu ms/bot act", lambda row: 1000 * row["cpu_s"] / row["bot_actions_per_s"]
+            / row["duration"] if row["bot_actions_per_s"] else None))
+
+
+def median(values):
+    values = [value for value in values if value is not None]
+    return statistics.median(values) if values else None
+
+
+def print_medians(runs, args):
+    """Per tree and phase, the median of each figure over the rounds; then this tree's
+    medians over the base's."""
+    print(f"\nmedians of {args.repeat} round(s), trees in turn (base, this) each round:")
+    print(f"{'tree':<6}{'phase':<16}" + "".join(f"{name:>15}" for name, _ in FIGURES))
+    medians = {}
+    for tree, rounds in runs.items():
+        for phase_name in rounds[0]:
+            rows = [{**r[phase_name], "duration": args.duration} for r in rounds]
+            medians[tree, phase_name] = [median(get(row) for row in rows) for _, get in FIGURES]
+            print(f"{tree:<6}{phase_name:<16}" + "".join(
+                f"{value:>15.1f}" if value is not None else f"{'-':>15}"
+                for value in medians[tree, phase_name]))
+    for tree in runs:
+        api, socket = medians[tree, "+ API bots"], medians[tree, "+ socket bots"]
+        alone = medians[tree, "people alone"]
+        if api[2] and socket[2] and alone[4]:
+            print(f"{tree}: bots' p99 API / socket {api[2] / socket[2]:.2f}; people's p99 with "
+                  f"API bots / alone {api[4] / alone[4]:.2f}, with socket bots / alone "
+                  f"{socket[4] / alone[4]:.2f}")
+    if "base" in runs:
+        for phase_name in runs["this"][0]:
+            ratios = [f"{a / b:.2f}" if a and b else "-" for a, b in
+                      zip(medians["this", phase_name], medians["base", phase_name])]
+            print(f"this / base, {phase_name:<14}" + "".join(f"{r:>15}" for r in ratios))
+
+
+async def run_all(args):
+    trees = ([("base", args.base)] if args.base else []) + [("this", ROOT)]
+    runs = {tree: [] for tree, _ in trees}
+    for args.round in range(args.repeat):
+        for args.tree, root in trees:
+            print(f"\n-- round {args.round + 1}/{args.repeat}, {args.tree} ({root})", flush=True)
+            runs[args.tree].append(await run(args, root))
+    if args.json:
+        Path(args.json).write_text(json.dumps(runs if args.base or args.repeat > 1
+                                              else runs["this"][0], indent=1))
+    if args.cost:
+        print(f"\nserver CPU ms per bot action, median of {args.repeat} round(s):")
+        for tree, rounds in runs.items():
+            api, socket = (median(r[kind]["ms_per_action"] for r in rounds)
+                           for kind in ("api", "socket"))
+            print(f"{tree:<6} API {api:.2f}  socket {socket:.2f}  API / socket {api / socket:.2f}"
+                  f"  (each round, API: {[round(r['api']['ms_per_action'], 2) for r in rounds]},"
+                  f" socket: {[round(r['socket']['ms_per_action'], 2) for r in rounds]})")
+    elif args.base or args.repeat > 1:
+        print_medians(runs, args)
 
 
 def parse_args(argv=None):
@@ -411,11 +590,23 @@ def parse_args(argv=None):
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--json", help="write the figures to this file")
     parser.add_argument("--smoke", action="store_true", help="a tiny shape, for the test")
+    parser.add_argument("--base", type=Path, default=None,
+                        help="another checkout to measure first in each round (its rows: "
+                             "tree 'base'), e.g. main's")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds (medians when above 1)")
+    parser.add_argument("--profile", help="write py-spy profiles of each phase here")
+    parser.add_argument("--cost", type=int, default=0,
+                        help="instead of the phases: N actions one at a time per door, the "
+                             "server's CPU per action")
     args = parser.parse_args(argv)
+    args.base = args.base.resolve() if args.base else None
+    args.tree, args.round = "this", 0
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     if args.smoke:
         args.games, args.people, args.warmup, args.duration = 2, 1, 1.0, 3.0
     return args
 
 
 if __name__ == "__main__":
-    asyncio.run(run(parse_args()))
+    asyncio.run(run_all(parse_args()))

@@ -22,9 +22,18 @@ def names() -> list[str]:
     return list(_NAMES)
 
 
+_loaded = {}  # name as asked -> its Game: the server asks on every move (a game's title)
+
+
 def get(name: str) -> Game:
     """The game called `name` (any case); ValueError for a name that is not one of ours."""
+    found = _loaded.get(name) if isinstance(name, str) else None
+    if found is not None:
+        return found
     key = str(name).strip().lower()
     if key not in _NAMES:
         raise ValueError(f"there is no game {name!r}; the games are {', '.join(names())}")
-    return import_module(f".{key}", __name__).GAME
+    found = import_module(f".{key}", __name__).GAME
+    if isinstance(name, str):
+        _loaded[name] = found
+    return found

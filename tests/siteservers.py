@@ -69,7 +69,8 @@ class SiteServer:
     environment (same database), `create_user()` adds a player (`create_users()` several),
     `shell(code)` runs Python code inside Django and returns its stdout."""
 
-    def __init__(self, env, port, log_path):
+    def __init__(self, env, port, log_path, root=ROOT):
+        self.root = root  # the checkout whose code serves (a benchmark's --base: another one)
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         # Mail links (a password reset) are built from SITE_URL, never from the Host header:
@@ -82,7 +83,7 @@ class SiteServer:
     def manage(self, *args, check=True):
         result = subprocess.run(
             [sys.executable, "manage.py", *map(str, args)],
-            cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=120,
+            cwd=self.root, env=self.env, capture_output=True, text=True, timeout=120,
         )
         if check and result.returncode != 0:
             raise RuntimeError(
@@ -111,7 +112,7 @@ class SiteServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
              "tessera.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=self.root, env=self.env, stdout=log, stderr=subprocess.STDOUT,
             preexec_fn=die_with_parent,
         )
         log.close()
@@ -177,10 +178,10 @@ def stop_process(process, timeout=15):
             process.wait()
 
 
-def migrate(env):
+def migrate(env, root=ROOT):
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-        cwd=ROOT, env=env, check=True, timeout=300,
+        cwd=root, env=env, check=True, timeout=300,
     )
 
 

@@ -12,6 +12,15 @@
 * SQLite has one writer at a time, so on SQLite the writers' pool has one thread by default: a
   queue handed over in order beats threads polling SQLite's busy timeout (which sleeps in
   steps of up to 100 ms). Readers run beside it (the database is in WAL mode).
+* The writers take their jobs in order of who waits (PEOPLE, PROGRAMS, BACKGROUND), in
+  arrival order within each: a person's change or other work a person waits for (write(),
+  in_lane()) first; then a program's action (a token's, through the API or the game socket:
+  program_in_lane()), which may wait the few milliseconds of a person's move where a bot
+  playing once a second does not notice them; then the work nobody waits for (background():
+  presence rows, the heartbeat, the periodic sweeps). Within one game nothing is reordered:
+  its lane holds one job of the game at a time. Nothing waits for ever: a job is taken by
+  when it arrived plus its kind's allowance (WAITS: none for people, seconds for the others),
+  so a writer kept busy by bots still writes the heartbeat, a few seconds late.
 * Readers only read: a reader thread's connection is opened read-only (read_only_readers), so
   a write on one fails instead of racing a game's lane or, on SQLite, the one writer. A read
   that notices something to change (a game whose time is up) reports it; the change is made
@@ -24,6 +33,9 @@ leaves in the order its changes were made.
 import asyncio
 import contextvars
 import functools
+import heapq
+import itertools
+import queue
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -42,12 +54,43 @@ _busy = {"read": 0, "write": 0, "aside": 0}
 _busy_lock = threading.Lock()
 
 
+# Who waits for a job, in the order the writers take them (module docstring), and how many
+# seconds of later arrivals of the kinds before it a job lets pass: a program's action waits
+# at most that long behind people's moves, background work behind both (its presence rows
+# go stale after three heartbeats: live.process).
+PEOPLE, PROGRAMS, BACKGROUND = 0, 1, 2
+WAITS = {PEOPLE: 0.0, PROGRAMS: 5.0, BACKGROUND: 10.0}
+_SHUT = float("inf")  # the pool's stop signal, after every job queued before it
+_placing = contextvars.ContextVar("live_lanes_placing", default=PEOPLE)
+_clock = time.monotonic
+
+
+class Waiting(queue.PriorityQueue):
+    """A pool's queue of jobs, taken by when each arrived plus its kind's allowance (WAITS;
+    its kind: `_placing` when the job is put, which the pool's submit() does on the caller's
+    thread), then in arrival order."""
+
+    def _init(self, maxsize):
+        super()._init(maxsize)
+        self.arrivals = itertools.count()
+
+    def _put(self, item):
+        # None: the executor's stop signal to a thread, which must not pass queued jobs.
+        due = _SHUT if item is None else _clock() + WAITS[_placing.get()]
+        heapq.heappush(self.queue, (due, next(self.arrivals), item))
+
+    def _get(self):
+        return heapq.heappop(self.queue)[2]
+
+
 def pool(kind):
     with _pools_lock:
         found = _pools.get(kind)
         if found is None:
             found = _pools[kind] = ThreadPoolExecutor(
                 max_workers=threads(kind), thread_name_prefix=f"live-{kind}")
+            # Before its first job: its threads, started on demand, take this queue.
+            found._work_queue = Waiting()
         return found
 
 
@@ -110,9 +153,16 @@ async def read(fn, *args, **kwargs):
 
 
 async def write(fn, *args, **kwargs):
-    """As read(), for a write that needs no order with a game's changes (presence rows, the
-    sweeper's jobs): on a writer thread."""
+    """As read(), for a write that needs no order with a game's changes, that someone waits
+    for (a socket's join, a chat line): on a writer thread."""
     return await _run(functools.partial(fn, *args, **kwargs), kind="write")
+
+
+async def background(fn, *args, **kwargs):
+    """As write(), for work nobody waits for (presence rows, the heartbeat, the sweeps): the
+    writers take it after every change and action waiting."""
+    return await _run(functools.partial(fn, *args, **kwargs), kind="write",
+                      placing=BACKGROUND)
 
 
 async def aside(fn, *args, **kwargs):
@@ -129,8 +179,9 @@ class Gathered:
     of thousands. add() returns `fn`'s result once the job holding its item has returned
     (committed), as write() would; a caller cancelled meanwhile does not cancel the job."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, runs=None):
         self.fn = fn
+        self.runs = runs or write   # write() or background()
         self.lock = threading.Lock()   # the loop adds items, a writer thread takes them
         self.waiting = None            # the items of the job that has not started yet
 
@@ -141,7 +192,7 @@ class Gathered:
                 batch["items"].append(item)
             else:
                 batch = self.waiting = {"items": [item]}
-                batch["job"] = asyncio.ensure_future(write(self._take, batch))
+                batch["job"] = asyncio.ensure_future(self.runs(self._take, batch))
         return await asyncio.shield(batch["job"])
 
     def _take(self, batch):
@@ -156,24 +207,39 @@ async def in_lane(key, fn, *args, **kwargs):
     """Run the change `fn(*args, **kwargs)` in the lane of `key` (e.g. ("game", 12)): after
     every change to that key this process received before it, and before any received after
     it."""
+    return await _in_lane(key, functools.partial(fn, *args, **kwargs), PEOPLE)
+
+
+async def program_in_lane(key, fn, *args, **kwargs):
+    """As in_lane(), for a program's change (made with a token: a bot's action): the writers
+    take it after the people's changes waiting beside it (other games'; a game's own changes
+    keep their order in its lane)."""
+    return await _in_lane(key, functools.partial(fn, *args, **kwargs), PROGRAMS)
+
+
+async def _in_lane(key, call, placing):
     lane = _lanes.get(key)
     if lane is None:
         lane = _lanes[key] = Lane()
     lane.users += 1
     try:
         async with lane.lock:
-            return await _run(functools.partial(fn, *args, **kwargs), kind="write")
+            return await _run(call, kind="write", placing=placing)
     finally:
         lane.users -= 1
         if lane.users == 0:
             del _lanes[key]
 
 
-async def _run(call, kind):
+async def _run(call, kind, placing=PEOPLE):
     outbox = Outbox()
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(pool(kind),
-                                  contextvars.copy_context().run, _job, call, outbox, kind)
+    context = contextvars.copy_context()
+    placed = _placing.set(placing)  # read by Waiting.put, within run_in_executor's submit
+    try:
+        future = loop.run_in_executor(pool(kind), context.run, _job, call, outbox, kind)
+    finally:
+        _placing.reset(placed)
     try:
         # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the
         # thread finishes the transaction either way, and its news still goes out.

@@ -231,7 +231,7 @@ def _job_runner(job, aside, due=None):
             # when needed.
             if due is not None and not await lanes.read(on_thread(due), now):
                 return
-            await (lanes.aside if aside else lanes.write)(on_thread(job), now)
+            await (lanes.aside if aside else lanes.background)(on_thread(job), now)
     run.__name__ = f"{job.__module__}.{job.__qualname__}"
     return run
 
@@ -371,12 +371,12 @@ async def beat(spread=0.0):
     sockets, one job for all of them held the writer for tens of milliseconds), spread over
     `spread` seconds (a row is stale after three heartbeats: it stays well fresh)."""
     for kind, names in registry.names_by_kind(registry.prune()).items():
-        await lanes.write(on_thread(kind.lost), names)
-    await lanes.write(on_thread(_still_alive), _state["name"], timezone.now())
+        await lanes.background(on_thread(kind.lost), names)
+    await lanes.background(on_thread(_still_alive), _state["name"], timezone.now())
     slices = _slices(registry.names_by_kind(registry.by_kind()))
     for index, (kind, names) in enumerate(slices):
         await _pause(index, len(slices), spread)
-        await lanes.write(on_thread(kind.still_here), names)
+        await lanes.background(on_thread(kind.still_here), names)
 
 
 def _still_alive(process_name, now):

@@ -32,7 +32,7 @@ MAX_ACTION = 32
 MAX_GAME_ID = 2**53
 # Sockets that closed: their presence rows go together, a few writer jobs for a crowd that
 # leaves at once (a restart) rather than one each.
-_departures = lanes.Gathered(ledger.leave)
+_departures = lanes.Gathered(ledger.leave, runs=lanes.background)
 # Keep-alive sends per turn of the event loop (GameConsumer.keep_alive).
 KEEP_ALIVE_TURN = 50
 
@@ -185,9 +185,12 @@ class GameConsumer(JsonSocket):
         return user
 
     async def act(self, service, user, *args, **kwargs):
-        """Run a change in the game's lane; the sender alone hears what it returns."""
-        messages = await lanes.in_lane(("game", self.game_id), self.checked(service),
-                                       self.game_id, user, *args, **kwargs)
+        """Run a change in the game's lane; the sender alone hears what it returns. A socket
+        opened with a token is a program's: its changes wait behind people's on the writers
+        (live.lanes), as through the API."""
+        in_lane = lanes.in_lane if self.token() is None else lanes.program_in_lane
+        messages = await in_lane(("game", self.game_id), self.checked(service), self.game_id,
+                                 user, *args, **kwargs)
         signals.change_answered.send(sender=GameConsumer)
         for message in messages:
             await self.send_json(message)

@@ -132,6 +132,6 @@ async def _announce_presence():
     due = list(_presence_due)
     _presence_due.clear()
     try:
-        await lanes.write(presence.announce, due)
+        await lanes.background(presence.announce, due)
     except Exception:
         logger.exception("presence news of games %s failed", due)

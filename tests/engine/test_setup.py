@@ -78,3 +78,12 @@ def test_a_finished_position_is_refused():
         state = state.play(state.legal_actions()[0])
     with pytest.raises(IllegalSetup, match="would be over already"):
         arrange("hadron", {"size": 5}, pieces_of(state), state.mover)
+
+
+def test_a_game_is_found_by_any_spelling_of_its_name_every_time():
+    hadron = games.get("hadron")
+    for spelling in ("Hadron", " hadron ", "HADRON", "hadron"):
+        assert games.get(spelling) is hadron
+    for wrong in ("chess", "", None, 7):
+        with pytest.raises(ValueError, match="no game"):
+            games.get(wrong)

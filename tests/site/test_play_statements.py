@@ -51,6 +51,25 @@ def test_each_game_gets_its_own_copy_of_a_cached_player(alice, bob):
     assert "_prefetched_objects_cache" not in second.player0.__dict__
 
 
+def test_a_players_copy_is_what_copy_copy_gives_with_a_state_of_its_own(alice):
+    import copy
+
+    from django.contrib.auth import get_user_model
+
+    (user,) = statements.read_users([alice.pk])
+    clone, reference = statements.fresh_copy(user), copy.copy(user)
+    reference.__dict__.pop("_django_version")  # pickling's mark, which copy.copy leaves
+    assert type(clone) is get_user_model()
+    assert ({k: v for k, v in clone.__dict__.items() if k != "_state"}
+            == {k: v for k, v in reference.__dict__.items() if k != "_state"})
+    assert clone._state.__dict__ == reference._state.__dict__
+    assert clone._state is not user._state and clone.pk == alice.pk
+    # The related objects read with the row (its profile, if any) shared, their cache not.
+    assert clone._state.fields_cache == user._state.fields_cache
+    clone._state.fields_cache["rating"] = object()
+    assert "rating" not in user._state.fields_cache
+
+
 def test_players_read_by_hand_are_the_orm_s(alice, bob):
     """The players' rows as select_related("profile") gives them, a user without a profile
     included (its `.profile` raises as the ORM's does)."""

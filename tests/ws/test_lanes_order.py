@@ -1,0 +1,109 @@
+"""live.lanes: the writers take a person's change before a program's (a token's action) and
+both before background work (presence rows, the heartbeat), whatever order they came in; in
+arrival order within each; a game's own changes keep their order in its lane; and nothing
+waits longer than its kind's allowance behind later arrivals."""
+import asyncio
+import threading
+
+import pytest
+
+from live import lanes
+from tests.ws.sockets import run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def one_writer(settings):
+    """One writer thread (SQLite's, and LIVE_DB_WRITERS=1): the order it takes jobs in is
+    the order they run in."""
+    settings.LIVE_DB_WRITERS = 1
+    lanes.shutdown()
+    yield
+    lanes.shutdown()
+
+
+def held_writer(scenario_body):
+    """Run `scenario_body(ran)` while the writer is held by a first job, then free it; `ran`:
+    the names of the jobs in the order the writer ran them."""
+    ran = []
+    writer_free = threading.Event()
+
+    async def scenario():
+        blocker = asyncio.ensure_future(lanes.write(writer_free.wait, 5))
+        await asyncio.sleep(0.05)
+        waiting = await scenario_body(ran)
+        writer_free.set()
+        await asyncio.gather(blocker, *waiting)
+
+    run(scenario)
+    return ran
+
+
+def test_people_first_then_programs_then_background():
+    async def body(ran):
+        queued = []
+        for name, runs in (("presence", lanes.background),
+                           ("bot 1", lambda fn: lanes.program_in_lane(("game", -1), fn)),
+                           ("heartbeat", lanes.background),
+                           ("bot 2", lambda fn: lanes.program_in_lane(("game", -2), fn)),
+                           ("person 1", lambda fn: lanes.in_lane(("game", -3), fn)),
+                           ("chat", lanes.write),
+                           ("person 2", lambda fn: lanes.in_lane(("game", -4), fn))):
+            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)  # each queued in turn (ensure_future starts them later)
+        return queued
+
+    assert held_writer(body) == ["person 1", "chat", "person 2", "bot 1", "bot 2", "presence",
+                                 "heartbeat"]
+
+
+def test_a_games_changes_keep_their_order_whoever_makes_them():
+    async def body(ran):
+        queued = []
+        for name, in_lane in (("bot's move", lanes.program_in_lane),
+                              ("person's resign", lanes.in_lane)):
+            queued.append(asyncio.ensure_future(
+                in_lane(("game", -5), lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    assert held_writer(body) == ["bot's move", "person's resign"]
+
+
+def test_gathered_background_writes_wait_behind_changes():
+    gathered = lanes.Gathered(None, runs=lanes.background)
+
+    async def body(ran):
+        gathered.fn = lambda items: ran.extend(items)
+        queued = [asyncio.ensure_future(gathered.add("leave"))]
+        await asyncio.sleep(0.01)
+        queued.append(asyncio.ensure_future(lanes.in_lane(("game", -6),
+                                                          lambda: ran.append("move"))))
+        await asyncio.sleep(0.01)
+        queued.append(asyncio.ensure_future(lanes.background(lambda: ran.append("after"))))
+        return queued
+
+    assert held_writer(body) == ["move", "leave", "after"]
+
+
+def test_a_job_that_waited_its_allowance_goes_before_later_people(monkeypatch):
+    now = [1000.0]  # the queue's clock, moved by hand: no timing in the test
+    monkeypatch.setattr(lanes, "_clock", lambda: now[0])
+
+    async def body(ran):
+        queued = []
+        for name, runs, at in (
+                ("heartbeat", lanes.background, 1000.0),
+                ("bot", lambda fn: lanes.program_in_lane(("game", -7), fn), 1001.0),
+                ("person, soon after", lambda fn: lanes.in_lane(("game", -8), fn), 1002.0),
+                ("person, 6 s later", lambda fn: lanes.in_lane(("game", -9), fn), 1007.0),
+                ("person, 11 s later", lambda fn: lanes.in_lane(("game", -10), fn), 1011.0)):
+            now[0] = at
+            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    # The bot (due 1006) before the person of 1007; the heartbeat (due 1010) before 1011's.
+    assert held_writer(body) == ["person, soon after", "bot", "person, 6 s later", "heartbeat",
+                                 "person, 11 s later"]
