@@ -149,7 +149,10 @@ def arrive(arrivals):
             "pk", "player0_id", "player1_id", "absent0_since", "absent1_since"))
     counted = set()
     with transaction.atomic():
-        for game_id, channel_name, user in arrivals:
+        # In the games' order: a player's arrival may UPDATE the game's row (absent no more),
+        # and two such jobs on two writer threads (or processes) that took the same games'
+        # rows in different orders would deadlock.
+        for game_id, channel_name, user in sorted(arrivals, key=lambda arrival: arrival[0]):
             game = found.get(game_id)
             if game is not None:
                 presence.arrive(game, channel_name, user)

@@ -487,6 +487,22 @@ def test_sockets_arriving_together_are_counted_in_one_job(alice, bob, carol):
     assert services.snapshot_for(second.pk, None)["presence"]["watchers"] == 1
 
 
+def test_sockets_arriving_together_take_the_games_rows_in_their_order(alice, bob, carol):
+    """Players back on their games' pages UPDATE those rows: one job takes them in the
+    games' order, whatever order the sockets came in, so two jobs on two writers (or two
+    processes) never take two rows in opposite orders and deadlock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first, second = start(alice, bob), start(carol, bob)
+    with CaptureQueriesContext(connection) as arriving:
+        services.arrive([(second.pk, "chan.c", carol), (first.pk, "chan.a", alice)])
+    updated = [query["sql"] for query in arriving.captured_queries
+               if query["sql"].startswith("UPDATE")]
+    assert len(updated) == 2
+    assert updated[0].endswith(str(first.pk)) and updated[1].endswith(str(second.pk)), updated
+
+
 def test_a_move_heard_from_another_process_is_not_read_back(alice, bob, django_assert_num_queries):
     """With the players on two processes, each move follows one stored by the other process:
     its news names the action, so the next move here steps the position on without reading
