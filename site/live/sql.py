@@ -35,14 +35,44 @@ def _insert(vendor, model, names):
     return sql, fields
 
 
-def insert(model, **values):
-    """INSERT one row of `model` with these field values (a foreign key by its id), as
-    `model.objects.create(...)` would store them; the database's constraints still stand."""
+@lru_cache(maxsize=None)
+def _update(vendor, model, names):
+    fields = [model._meta.get_field(name) for name in names]
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        table(model), ", ".join(f"{quote(field.column)} = %s" for field in fields),
+        quote(model._meta.pk.column))
+    return sql, fields
+
+
+def _saved(fields, values):
+    return [field.get_db_prep_save(value, connection) for field, value in zip(fields, values)]
+
+
+def insert_statement(model, values):
+    """The INSERT of one row of `model` with these field values (a foreign key by its id), as
+    (sql, params): for a caller that runs it beside other statements."""
     sql, fields = _insert(connection.vendor, model, tuple(values))
-    params = [field.get_db_prep_save(value, connection)
-              for field, value in zip(fields, values.values())]
+    return sql, _saved(fields, values.values())
+
+
+def update_statement(model, pk, values):
+    """The UPDATE of these fields of `model`'s row `pk`, as (sql, params)."""
+    sql, fields = _update(connection.vendor, model, tuple(values))
+    return sql, [*_saved(fields, values.values()), pk]
+
+
+def insert(model, **values):
+    """INSERT one row of `model` as `model.objects.create(...)` would store it; the
+    database's constraints still stand."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(*insert_statement(model, values))
+
+
+def update(model, pk, **values):
+    """UPDATE these fields of `model`'s row `pk` as `save(update_fields=...)` would store
+    them, without the ORM's compiling."""
+    with connection.cursor() as cursor:
+        cursor.execute(*update_statement(model, pk, values))
 
 
 def prepared(field, value):

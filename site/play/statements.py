@@ -21,7 +21,8 @@ from functools import lru_cache
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from live.sql import converted, converters, fetch, quote, table
+from live.sql import (converted, converters, fetch, insert_statement, quote, table,
+                      update_statement)
 from play.models import Action, Game
 
 PLAYERS_FRESH = 30.0  # seconds a cached user row serves
@@ -92,41 +93,17 @@ def store_move(game, names, ply, action, player, created_at, remaining_ms=None):
 
 
 # What `Action.objects.create(...)` of a move writes.
-ACTION_FIELDS = ("game", "ply", "action", "player", "remaining0_ms", "remaining1_ms",
-                 "created_at")
-
-
-@lru_cache(maxsize=None)
-def _insert_action_sql(vendor):
-    fields = [Action._meta.get_field(name) for name in ACTION_FIELDS]
-    return "INSERT INTO {} ({}) VALUES ({})".format(
-        table(Action), ", ".join(quote(field.column) for field in fields),
-        ", ".join(["%s"] * len(fields))), fields
-
-
 def _action_insert(game, ply, action, player, created_at, remaining_ms):
-    sql, fields = _insert_action_sql(connection.vendor)
     left = remaining_ms if remaining_ms is not None else (None, None)
-    values = (game.pk, ply, action, player, left[0], left[1], created_at)
-    return sql, [field.get_db_prep_save(value, connection)
-                 for field, value in zip(fields, values)]
-
-
-@lru_cache(maxsize=None)
-def _update_game_sql(vendor, names):
-    meta = Game._meta
-    fields = [meta.get_field(name) for name in names]
-    return "UPDATE {} SET {} WHERE {} = %s".format(
-        table(Game), ", ".join(f"{quote(field.column)} = %s" for field in fields),
-        quote(meta.pk.column)), fields
+    return insert_statement(Action, {
+        "game": game.pk, "ply": ply, "action": action, "player": player,
+        "remaining0_ms": left[0], "remaining1_ms": left[1], "created_at": created_at})
 
 
 def _game_update(game, names):
-    names = tuple(game.fields_to_save(names))
-    sql, fields = _update_game_sql(connection.vendor, names)
-    params = [field.get_db_prep_save(getattr(game, field.attname), connection)
-              for field in fields]
-    return sql, params + [game.pk]
+    names = game.fields_to_save(names)
+    return update_statement(Game, game.pk, {name: getattr(game, Game._meta.get_field(name).attname)
+                                            for name in names})
 
 
 # -- the players -------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from django.db import connection
 
-from live.sql import column, converted, converters, fetch, quote, table
+from live.sql import column, converted, converters, fetch, quote, table, update
 from ratings import glicko2, policy
 from ratings.models import Rating, RatingChange
 
@@ -122,14 +122,6 @@ RECORDED = ("rating", "deviation", "volatility", "games", "wins", "losses", "dra
             "last_rated_at")
 
 
-@lru_cache(maxsize=None)
-def _record_sql(vendor):
-    fields = [Rating._meta.get_field(name) for name in RECORDED]
-    return "UPDATE {} SET {} WHERE {} = %s".format(
-        table(Rating), ", ".join(f"{quote(field.column)} = %s" for field in fields),
-        quote(Rating._meta.pk.column)), fields
-
-
 def record(row, after, score, now):
     row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
     row.games += 1
@@ -140,11 +132,7 @@ def record(row, after, score, now):
     else:
         row.draws += 1
     row.last_rated_at = now
-    sql, fields = _record_sql(connection.vendor)
-    params = [field.get_db_prep_save(getattr(row, field.attname), connection)
-              for field in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, row.pk])
+    update(Rating, row.pk, **{name: getattr(row, name) for name in RECORDED})
 
 
 @lru_cache(maxsize=None)

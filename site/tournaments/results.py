@@ -24,7 +24,7 @@ from django.db import connection
 from django.db.models import Q
 from django.urls import reverse
 
-from live.sql import column, converted, converters, fetch, quote, table
+from live.sql import column, converted, converters, fetch, quote, table, update
 from play.models import Action
 from play.services import PlayError
 from tournaments import news
@@ -121,25 +121,10 @@ def _lock_entries_sql(vendor):
     return f"SELECT {pk} FROM {table(Entry)} WHERE {pk} IN (%s, %s) ORDER BY {pk} FOR UPDATE"
 
 
-# What an end stores on its pairing.
-_ENDED = ("ended_at", "void", "result", "first_actions", "second_actions")
-
-
-@lru_cache(maxsize=None)
-def _pairing_end_sql(vendor):
-    fields = [Pairing._meta.get_field(name) for name in _ENDED]
-    return "UPDATE {} SET {} WHERE {} = %s".format(
-        table(Pairing), ", ".join(f"{quote(field.column)} = %s" for field in fields),
-        quote(Pairing._meta.pk.column)), fields
-
-
 def store_end(pairing, now, void, result):
     """The pairing's end: when, void or not, first's score, each player's actions."""
-    sql, fields = _pairing_end_sql(connection.vendor)
-    values = (now, void, result, pairing.first_actions, pairing.second_actions)
-    params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, pairing.pk])
+    update(Pairing, pairing.pk, ended_at=now, void=void, result=result,
+           first_actions=pairing.first_actions, second_actions=pairing.second_actions)
 
 
 @lru_cache(maxsize=None)
