@@ -33,6 +33,9 @@ MAX_GAME_ID = 2**53
 # Sockets that closed: their presence rows go together, a few writer jobs for a crowd that
 # leaves at once (a restart) rather than one each.
 _departures = lanes.Gathered(ledger.leave, runs=lanes.background)
+# Sockets that opened: their presence rows are written together in the same way (the
+# snapshot each then reads on a reader thread, beside the writer).
+_arrivals = lanes.Gathered(services.arrive)
 # Keep-alive sends per turn of the event loop (GameConsumer.keep_alive).
 KEEP_ALIVE_TURN = 50
 
@@ -103,6 +106,16 @@ def condition_lines(message):
     return lines
 
 
+def arrived(game_id, user, cookie_user_id):
+    """(reader) What a socket reads once its presence row is written: its snapshot, and why
+    the logged-in user of a cookie may not play here (None: they may), in one job: each hop to
+    a database thread wakes a thread and costs the event loop a turn, and a game that starts
+    opens four sockets."""
+    snapshot = services.snapshot_for(game_id, user)
+    why = signals.why_plays_elsewhere(cookie_user_id) if cookie_user_id is not None else None
+    return snapshot, why
+
+
 class GameConsumer(JsonSocket):
     # Room for a tree of conditional moves (play.conditionals); every other message is small.
     max_frame = 8192
@@ -143,10 +156,20 @@ class GameConsumer(JsonSocket):
         # The group first, then the snapshot: news sent meanwhile waits in this consumer's
         # queue until connect() returns, so nothing falls between the two.
         await self.join(groups.game(self.game_id))
-        try:
-            snapshot = await lanes.write(services.join, self.game_id, self.channel_name,
-                                         self.user)
-        except Game.DoesNotExist:
+        # Counted first, so the snapshot counts this socket too; the row is written with the
+        # other sockets arriving meanwhile (a restart's crowd: a few writer jobs), the
+        # snapshot read on a reader, so other games' moves never queue behind the reads.
+        snapshot = None
+        if self.channel_name in await _arrivals.add((self.game_id, self.channel_name,
+                                                     self.user)):
+            # A bot account's cookie watches and chats here; it plays through the API, or on
+            # this socket with its token (play.signals): asked in the same reader job.
+            cookie_user = self.user_id() if token is None else None
+            try:
+                snapshot, why = await lanes.read(arrived, self.game_id, self.user, cookie_user)
+            except Game.DoesNotExist:   # deleted since its row was written
+                await _departures.add(self.channel_name)
+        if snapshot is None:
             await self.leave_groups()
             self.joined_groups = None   # nothing for disconnect() to undo
             await self.refuse()
@@ -154,12 +177,8 @@ class GameConsumer(JsonSocket):
         if token is not None:
             if not token.plays:
                 self.cannot_play = ("scope_required", token.why_not)
-        elif self.user_id() is not None:
-            # A bot account's cookie watches and chats here; it plays through the API, or on
-            # this socket with its token (play.signals).
-            why = await lanes.read(signals.why_plays_elsewhere, self.user_id())
-            if why:
-                self.cannot_play = ("bot_account", why)
+        elif why:
+            self.cannot_play = ("bot_account", why)
         await self.accept()
         rooms.enter(self.game_id, self)
         await self.send_snapshot(snapshot)

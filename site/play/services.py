@@ -145,10 +145,42 @@ def acted(service, game_id, user, *args, now=None):
 
 def join(game_id, channel_name, user):
     """A socket opened on the game page: count it and return the snapshot it starts from.
-    It writes presence rows only: a lapsed game is ended by the room, in the game's lane."""
+    It writes presence rows only: a lapsed game is ended by the room, in the game's lane.
+    The game socket does the same in two steps (arrive, then snapshot_for on a reader)."""
     game = load(game_id)
     presence.arrive(game, channel_name, user)
     return snapshot(game, user)
+
+
+# Games read per statement by arrive() (SQLite takes at most 999 parameters in old builds).
+ARRIVING_GAMES = 500
+
+
+def arrive(arrivals):
+    """Sockets that opened on game pages, counted together in one transaction: a restart's
+    thousands of pages reconnecting at once are a few writer jobs (live.lanes.Gathered), not
+    one each with a snapshot inside, so other games' moves queued on the writer wait for a
+    few. `arrivals`: (game id, channel name, user) each; returns the channel names counted (a
+    socket on a game that does not exist is not). Each socket then reads its snapshot on a
+    reader (snapshot_for), where its own row already counts. Presence rows only, as join()."""
+    ids = list({game_id for game_id, _, _ in arrivals})
+    found = {}
+    for start in range(0, len(ids), ARRIVING_GAMES):
+        # What arriving needs of a game: its players, and since when each has been away.
+        found.update((game.pk, game) for game in Game.objects.filter(
+            pk__in=ids[start:start + ARRIVING_GAMES]).only(
+            "pk", "player0_id", "player1_id", "absent0_since", "absent1_since"))
+    counted = set()
+    with transaction.atomic():
+        # In the games' order: a player's arrival may UPDATE the game's row (absent no more),
+        # and two such jobs on two writer threads (or processes) that took the same games'
+        # rows in different orders would deadlock.
+        for game_id, channel_name, user in sorted(arrivals, key=lambda arrival: arrival[0]):
+            game = found.get(game_id)
+            if game is not None:
+                presence.arrive(game, channel_name, user)
+                counted.add(channel_name)
+    return counted
 
 
 # -- changing ----------------------------------------------------------------------------------

@@ -461,6 +461,48 @@ def test_a_socket_joining_costs_five_statements(alice, bob):
     assert snapshot["presence"]["watchers"] == 1
 
 
+def test_sockets_arriving_together_are_counted_in_one_job(alice, bob, carol):
+    """The game socket's arrival (services.arrive, gathered by live.lanes.Gathered): one read
+    of the games for the whole crowd and one INSERT per socket; a socket on a game that does
+    not exist is not counted, and a player back on the page is no longer away."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first, second = start(alice, bob), start(carol, bob)
+    assert first.absent0_since is not None
+    arrivals = [(first.pk, "chan.a", alice), (first.pk, "chan.c", carol),
+                (second.pk, "chan.anon", AnonymousUser()), (10**9, "chan.nowhere", alice)]
+    with CaptureQueriesContext(connection) as arriving:
+        counted = services.arrive(arrivals)
+    assert counted == {"chan.a", "chan.c", "chan.anon"}
+    sent = [query["sql"].split()[0] for query in arriving.captured_queries
+            if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
+    assert sent == ["SELECT", "INSERT", "UPDATE", "INSERT", "INSERT"], sent  # UPDATE: alice is back
+    assert not Presence.objects.filter(channel_name="chan.nowhere").exists()
+    first.refresh_from_db()
+    assert first.absent0_since is None and first.absent1_since is not None
+    assert presence.presence_of(first) == services.snapshot_for(first.pk, alice)["presence"] == {
+        "players_online": [True, False], "watchers": 1, "claimable_at": [None, None]}
+    assert services.snapshot_for(second.pk, None)["presence"]["watchers"] == 1
+
+
+def test_sockets_arriving_together_take_the_games_rows_in_their_order(alice, bob, carol):
+    """Players back on their games' pages UPDATE those rows: one job takes them in the
+    games' order, whatever order the sockets came in, so two jobs on two writers (or two
+    processes) never take two rows in opposite orders and deadlock."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    first, second = start(alice, bob), start(carol, bob)
+    with CaptureQueriesContext(connection) as arriving:
+        services.arrive([(second.pk, "chan.c", carol), (first.pk, "chan.a", alice)])
+    updated = [query["sql"] for query in arriving.captured_queries
+               if query["sql"].startswith("UPDATE")]
+    assert len(updated) == 2
+    assert updated[0].endswith(str(first.pk)) and updated[1].endswith(str(second.pk)), updated
+
+
 def test_a_move_heard_from_another_process_is_not_read_back(alice, bob, django_assert_num_queries):
     """With the players on two processes, each move follows one stored by the other process:
     its news names the action, so the next move here steps the position on without reading
