@@ -15,7 +15,7 @@ bench/arena_load.py, a 500-player arena's turnover). So the usual path is writte
 process, as play.statements writes a move's: one SELECT of both rating rows, one of the
 history (the exactly-once check), one UPDATE per player and one INSERT of both history rows,
 values in and out through the fields' own conversions. A player's first rated game at a kind
-(no rating row yet) takes the ORM's get_or_create, as before.
+(no rating row yet) adds one INSERT of the missing rows (ignoring a row made meanwhile).
 """
 from functools import lru_cache
 
@@ -79,9 +79,13 @@ def lock_ratings(players, kind) -> dict:
     rows = read_ratings(ids, kind)
     if len(rows) == len(ids):
         return rows  # the usual case: one query, no savepoints
-    for user_id in ids:
-        # get_or_create survives a racing insert of the same row (it reads it back).
-        Rating.objects.get_or_create(user_id=user_id, game=kind)
+    # A first rated game at this kind: the missing rows in one INSERT that steps over a row a
+    # racing transaction made meanwhile (ON CONFLICT DO NOTHING on the unique (user, game)),
+    # then read back locked. A get_or_create per player took a SELECT, a savepoint and an
+    # INSERT each, and was half of a game's end in a new arena (py-spy, bench/arena_load.py).
+    Rating.objects.bulk_create([Rating(user_id=user_id, game=kind)
+                                for user_id in ids if user_id not in rows],
+                               ignore_conflicts=True)
     return read_ratings(ids, kind)
 
 
