@@ -229,7 +229,10 @@ class Backend:
         self.database = None
         self.redis_prefixes = []
         if name == "sqlite":
-            self.database_url = f"sqlite:///{scratch / f'{name}.sqlite3'}"
+            # A file of its own: arena_load makes a backend per repeat in one scratch folder,
+            # and a shared file left the first repeat's arena running (its waves and its
+            # games' ends) under the second repeat's run "without" an arena.
+            self.database_url = f"sqlite:///{scratch / f'{name}-{self.token}.sqlite3'}"
             self.redis_url = ""
         else:
             self.database = f"bench_{self.token}"
