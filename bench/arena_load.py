@@ -4,11 +4,14 @@ live_load.py, bench/loadgen.py) measured without an arena, then on the same serv
 
     python bench/arena_load.py                               # sqlite, 50x1, 500 arena players
     python bench/arena_load.py --runs 100x1 --arena 500 --repeat 3 --duration 10
+    python bench/arena_load.py --repeat 3 --base /tmp/base          # another checkout beside
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/5 \\
         python bench/arena_load.py --backends pg1
 
 Each repeat gets a fresh backend (live_load.Backend: a temporary SQLite file, or a
-throw-away PostgreSQL database) and measures, on fresh server processes:
+throw-away PostgreSQL database) per checkout (with `--base DIR`, that checkout's first, then
+this one, so that the two are measured minutes apart under the same load) and measures, on
+fresh server processes:
 
   without  the people's load alone: G games (2 players + 2 spectators, one socket each)
            moving once every T seconds (`--runs GxT`, as live_load's paced runs)
@@ -210,6 +213,9 @@ def parse_args(argv=None):
     parser.add_argument("--warmup", type=float, default=8,
                         help="seconds before measuring (8: the churn is going by then)")
     parser.add_argument("--repeat", type=int, default=1, help="fresh backend, both runs, N times")
+    parser.add_argument("--base", type=Path,
+                        help="another checkout (e.g. main's) measured the same way, alternating "
+                             "with this one within each repeat")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     parser.add_argument("--smoke", action="store_true",
                         help="a tiny shape for the smoke test: 2x1, 8 arena players, 2 s, sqlite")
@@ -227,6 +233,7 @@ def parse_args(argv=None):
         if name not in ("sqlite", "pg1"):
             raise SystemExit(f"unknown backend {name!r}: sqlite or pg1")
     args.site = ROOT
+    args.trees = ([("base", args.base.resolve())] if args.base else []) + [("tessera", ROOT)]
     return args
 
 
@@ -246,21 +253,28 @@ def main(argv=None):
     try:
         for backend_name in args.backends:
             for run in args.runs:
-                rows = {"without": [], "with": []}
+                rows = {(tree, variant): [] for tree, _ in args.trees
+                        for variant in ("without", "with")}
                 for attempt in range(args.repeat):
-                    backend = live_load.Backend(backend_name, args.site, scratch)
-                    backends.append(backend)
-                    backend.migrate()
-                    for variant, players in (("without", 0), ("with", args.arena)):
-                        label = f"{run['name']}-{attempt}-{variant}"
-                        started = time.monotonic()
-                        rows[variant].append(measure(bench, backend, run, label, players,
-                                                     args.ends, args))
-                        print(f"  {backend_name} {run['name']} {variant} #{attempt + 1}: "
-                              f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-                for variant, figures in rows.items():
+                    for tree, site in args.trees:
+                        backend = live_load.Backend(backend_name, site, scratch)
+                        backends.append(backend)
+                        backend.migrate()
+                        for variant, players in (("without", 0), ("with", args.arena)):
+                            label = f"{tree}-{run['name']}-{attempt}-{variant}"
+                            started = time.monotonic()
+                            figures = measure(bench, backend, run, label, players, args.ends, args)
+                            rows[tree, variant].append(figures)
+                            mover = figures["latency"]["mover"]
+                            print(f"  {backend_name} {run['name']} {tree} {variant} #{attempt + 1}: "
+                                  f"{time.monotonic() - started:.0f} s, mover "
+                                  f"{live_load.latency_text(mover)}", file=sys.stderr, flush=True)
+                for (tree, variant), figures in rows.items():
                     results.append({"backend": backend_name, "run": run["name"], "arena": variant,
-                                    "figures": loadgen.median_summary(figures)})
+                                    "tree": tree, "figures": loadgen.median_summary(figures),
+                                    "mover_p99s": [f["latency"]["mover"]["p99"] if
+                                                   f["latency"]["mover"] else None
+                                                   for f in figures]})
         print_results(results)
         if args.json:
             args.json.write_text(json.dumps(results, indent=1))
@@ -278,12 +292,14 @@ def print_results(results):
     print("\nMover latency: send -> the move's broadcast back at the mover, ms (p50/p90/p99/max);"
           " with/without: p99 ratio. Arena: games ended and started from the churn's start to "
           "the window's end (warm-up included), in play at its end.")
-    print(f"{'backend':7} {'run':6} {'arena':8} {'carried':>7}  {'mover p50/p90/p99/max ms':>25} "
-          f"{'spectators':>22}  {'cpu ms/mv':>9}  {'p99 ratio':>9}  arena games  errors")
+    print(f"{'backend':7} {'run':6} {'arena':8} {'tree':7} {'carried':>7}  {'mover p50/p90/p99/max ms':>25} "
+          f"{'spectators':>22}  {'cpu ms/mv':>9}  {'p99 ratio':>9}  arena games  errors  "
+          "mover p99 of each repeat")
     for r in results:
         f = r["figures"]
         alone = next(x["figures"] for x in results if x["backend"] == r["backend"]
-                     and x["run"] == r["run"] and x["arena"] == "without")
+                     and x["run"] == r["run"] and x["arena"] == "without"
+                     and x.get("tree") == r.get("tree"))
         p99, base = f["latency"]["mover"], alone["latency"]["mover"]
         ratio = f"{p99['p99'] / base['p99']:.2f}" if r["arena"] == "with" and p99 and base else ""
         arena = f.get("arena")
@@ -291,9 +307,10 @@ def print_results(results):
                       f"in play {arena['in_play_end']:.0f}") if arena else "-"
         cpu = f"{f['cpu_ms_per_move']:.2f}" if f.get("cpu_ms_per_move") else "-"
         errors = sum(f["errors"].values()) if f["errors"] else 0
-        print(f"{r['backend']:7} {r['run']:6} {r['arena']:8} {f['carried']:7.1f}  "
+        print(f"{r['backend']:7} {r['run']:6} {r['arena']:8} {r.get('tree', 'tessera'):7} {f['carried']:7.1f}  "
               f"{live_load.latency_text(p99):>25} {live_load.latency_text(f['latency']['spectator']):>22}  "
-              f"{cpu:>9}  {ratio:>9}  {arena_text}  {errors}")
+              f"{cpu:>9}  {ratio:>9}  {arena_text}  {errors}  "
+              + "/".join(f"{p:.0f}" if p is not None else "-" for p in r.get("mover_p99s", [])))
 
 
 if __name__ == "__main__":
