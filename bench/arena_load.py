@@ -17,8 +17,8 @@ fresh server processes:
            moving once every T seconds (`--runs GxT`, as live_load's paced runs)
   with     the same load, and a running arena of `--arena` players (bench/arena_setup.py:
            every player in, the first wave paired: arena/2 games in play). While measuring,
-           a churn process (this file, --churn; from `--churn-delay` s after the servers
-           are up, once the people's sockets are in) ends `--ends` arena games a second, the
+           a churn process (this file, --churn; from `--churn-delay` s after the people's
+           sockets are in, which the bench tells it by a file) ends `--ends` arena games a second, the
            oldest first, each by its first player's resignation over the game's socket (the
            site's own path: the end, its standings recount and push); the server's own
            pairing job (TOURNAMENT_TICK, 2 s) pairs the freed players in waves, so about
@@ -106,8 +106,14 @@ async def churn(config):
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
-    # The people's sockets connect first: a server busy with the churn answers handshakes
-    # late, and Daphne drops one that waits too long (its websocket connect timeout).
+    # The people's sockets connect first (the bench makes the file `go` once they are in): a
+    # server busy with the churn answers handshakes late, and Daphne drops one that waits too
+    # long (its websocket connect timeout); on a loaded machine a fixed delay was not enough.
+    while not stop.is_set() and not Path(config["go"]).exists():
+        try:
+            await asyncio.wait_for(stop.wait(), 0.1)
+        except asyncio.TimeoutError:
+            pass
     try:
         await asyncio.wait_for(stop.wait(), config["delay"])
     except asyncio.TimeoutError:
@@ -161,6 +167,7 @@ def measure(bench, backend, run, label, arena_players, ends_per_second, args):
     arena = arena_setup(backend, label, arena_players) if arena_players else None
     servers = bench.start_servers(backend, "tessera", label)
     churner, report = None, backend.scratch / f"{label}-churn.json"
+    go = backend.scratch / f"{label}-churn-go"
     try:
         if arena:
             config = backend.scratch / f"{label}-churn-config.json"
@@ -168,7 +175,7 @@ def measure(bench, backend, run, label, arena_players, ends_per_second, args):
                 "database_url": backend.database_url, "tournament": arena["tournament"],
                 "server": servers[0].url, "sessions": arena["sessions"], "every": 1.0,
                 "ends_per_second": ends_per_second, "report": str(report),
-                "delay": args.churn_delay}))
+                "delay": args.churn_delay, "go": str(go)}))
             argv = [sys.executable, str(Path(__file__).resolve()), "--churn", str(config)]
             if bench.loadgen_core is not None:
                 argv = ["taskset", "-c", str(bench.loadgen_core)] + argv
@@ -176,7 +183,8 @@ def measure(bench, backend, run, label, arena_players, ends_per_second, args):
             before = arena_counts(backend, arena["tournament"])
         target = loadgen.Target("tessera", [s.url for s in servers])
         stats, measured = asyncio.run(loadgen.run_load(
-            target, slots, run["think"], args.warmup, args.duration, live_load.sampler(servers)))
+            target, slots, run["think"], args.warmup, args.duration, live_load.sampler(servers),
+            connected=go.touch))
         figures = loadgen.summary(stats, measured, run["games"] / run["think"], args.duration)
         if arena:
             after = arena_counts(backend, arena["tournament"])
@@ -205,9 +213,9 @@ def parse_args(argv=None):
     parser.add_argument("--arena", type=int, default=500, help="arena players (500)")
     parser.add_argument("--ends", type=float, default=12.5,
                         help="arena games ended a second (12.5: about 20 s a game at 250 in play)")
-    parser.add_argument("--churn-delay", type=float, default=4,
-                        help="seconds before the churn's first ending, while the people's "
-                             "sockets connect (4; keep the warm-up longer)")
+    parser.add_argument("--churn-delay", type=float, default=1,
+                        help="seconds from the people's sockets being in to the churn's first "
+                             "ending (1; keep the warm-up longer)")
     parser.add_argument("--backends", default="sqlite", help="sqlite, pg1 (default sqlite)")
     parser.add_argument("--duration", type=float, default=10, help="measured seconds (10)")
     parser.add_argument("--warmup", type=float, default=8,
@@ -263,13 +271,24 @@ def main(argv=None):
                         for variant, players in (("without", 0), ("with", args.arena)):
                             label = f"{tree}-{run['name']}-{attempt}-{variant}"
                             started = time.monotonic()
-                            figures = measure(bench, backend, run, label, players, args.ends, args)
+                            try:
+                                figures = measure(bench, backend, run, label, players,
+                                                  args.ends, args)
+                            except Exception as error:  # noqa: BLE001 - told, the others go on
+                                # A handshake dropped by an overloaded server ends one run,
+                                # not the hour's table.
+                                print(f"  {backend_name} {run['name']} {tree} {variant} "
+                                      f"#{attempt + 1}: failed ({type(error).__name__}: "
+                                      f"{error})", file=sys.stderr, flush=True)
+                                continue
                             rows[tree, variant].append(figures)
                             mover = figures["latency"]["mover"]
                             print(f"  {backend_name} {run['name']} {tree} {variant} #{attempt + 1}: "
                                   f"{time.monotonic() - started:.0f} s, mover "
                                   f"{live_load.latency_text(mover)}", file=sys.stderr, flush=True)
                 for (tree, variant), figures in rows.items():
+                    if not figures:
+                        continue
                     results.append({"backend": backend_name, "run": run["name"], "arena": variant,
                                     "tree": tree, "figures": loadgen.median_summary(figures),
                                     "mover_p99s": [f["latency"]["mover"]["p99"] if
@@ -297,10 +316,10 @@ def print_results(results):
           "mover p99 of each repeat")
     for r in results:
         f = r["figures"]
-        alone = next(x["figures"] for x in results if x["backend"] == r["backend"]
-                     and x["run"] == r["run"] and x["arena"] == "without"
-                     and x.get("tree") == r.get("tree"))
-        p99, base = f["latency"]["mover"], alone["latency"]["mover"]
+        alone = next((x["figures"] for x in results if x["backend"] == r["backend"]
+                      and x["run"] == r["run"] and x["arena"] == "without"
+                      and x.get("tree") == r.get("tree")), None)
+        p99, base = f["latency"]["mover"], alone and alone["latency"]["mover"]
         ratio = f"{p99['p99'] / base['p99']:.2f}" if r["arena"] == "with" and p99 and base else ""
         arena = f.get("arena")
         arena_text = (f"ended {arena['ended']:.0f} started {arena['started']:.0f} "

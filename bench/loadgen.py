@@ -277,11 +277,13 @@ async def probe(socket, kind, stats, window):
         await asyncio.sleep(max(0.0, tick + PROBE_EVERY - time.perf_counter()))
 
 
-async def run_load(target, slots, think, warmup, duration, sample_servers, probe_room=None):
+async def run_load(target, slots, think, warmup, duration, sample_servers, probe_room=None,
+                   connected=None):
     """Play `slots` against `target`: connect every slot's first game, then `warmup` seconds,
     then `duration` measured seconds. `think`: seconds between two moves of a game (0: no
     think time). `sample_servers()` -> (cpu seconds, rss bytes) of the servers, taken at the
-    window's edges. Returns (Stats, measurements dict)."""
+    window's edges. `connected()`, if given, is called once every first game's sockets are
+    in (the warm-up starts then). Returns (Stats, measurements dict)."""
     stats = Stats()
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
     # A window far in the future while connecting: nothing counts yet.
@@ -297,6 +299,8 @@ async def run_load(target, slots, think, warmup, duration, sample_servers, probe
         probes = [RoomSocket(probe_game, None, 0), RoomSocket(probe_game, None, 0)]
         await asyncio.gather(*(s.open(target, probe_room, None) for s in probes))
 
+    if connected is not None:
+        connected()
     window.start = time.perf_counter() + warmup
     window.end = window.start + duration
     rng = random.Random(7)
