@@ -12,9 +12,11 @@
 * SQLite has one writer at a time, so on SQLite the writers' pool has one thread by default: a
   queue handed over in order beats threads polling SQLite's busy timeout (which sleeps in
   steps of up to 100 ms). Readers run beside it (the database is in WAL mode).
-* The writers take their jobs in order of who waits (PEOPLE, PROGRAMS, BACKGROUND), in
-  arrival order within each: a person's change or other work a person waits for (write(),
-  in_lane()) first; then a program's action (a token's, through the API or the game socket:
+* The writers take their jobs in order of who waits (PEOPLE, OTHERS, PROGRAMS, BACKGROUND),
+  in arrival order within each: a person's change to a game (in_lane()) first; then other
+  work a person waits for (write(): a socket's arrival, a chat line, an arena wave's games),
+  which lets a quarter of a second of games' changes pass (an arena's turnover queued people's
+  moves behind a dozen arrivals and a wave's games a second); then a program's action (a token's, through the API or the game socket:
   program_in_lane()), which may wait the few milliseconds of a person's move where a bot
   playing once a second does not notice them; then the work nobody waits for (background():
   presence rows, the heartbeat, the periodic sweeps). Within one game nothing is reordered:
@@ -58,8 +60,8 @@ _busy_lock = threading.Lock()
 # seconds of later arrivals of the kinds before it a job lets pass: a program's action waits
 # at most that long behind people's moves, background work behind both (its presence rows
 # go stale after three heartbeats: live.process).
-PEOPLE, PROGRAMS, BACKGROUND = 0, 1, 2
-WAITS = {PEOPLE: 0.0, PROGRAMS: 5.0, BACKGROUND: 10.0}
+PEOPLE, OTHERS, PROGRAMS, BACKGROUND = 0, 1, 2, 3
+WAITS = {PEOPLE: 0.0, OTHERS: 0.25, PROGRAMS: 5.0, BACKGROUND: 10.0}
 _SHUT = float("inf")  # the pool's stop signal, after every job queued before it
 _placing = contextvars.ContextVar("live_lanes_placing", default=PEOPLE)
 _clock = time.monotonic
@@ -155,7 +157,8 @@ async def read(fn, *args, **kwargs):
 async def write(fn, *args, **kwargs):
     """As read(), for a write that needs no order with a game's changes, that someone waits
     for (a socket's join, a chat line): on a writer thread."""
-    return await _run(functools.partial(fn, *args, **kwargs), kind="write")
+    return await _run(functools.partial(fn, *args, **kwargs), kind="write",
+                      placing=OTHERS)
 
 
 async def background(fn, *args, **kwargs):

@@ -1,5 +1,6 @@
-"""live.lanes: the writers take a person's change before a program's (a token's action) and
-both before background work (presence rows, the heartbeat), whatever order they came in; in
+"""live.lanes: the writers take a person's change to a game, then other writes a person waits
+for (a chat line, an arrival), then a program's change (a token's action), and all before
+background work (presence rows, the heartbeat), whatever order they came in; in
 arrival order within each; a game's own changes keep their order in its lane; and nothing
 waits longer than its kind's allowance behind later arrivals."""
 import asyncio
@@ -54,7 +55,7 @@ def test_people_first_then_programs_then_background():
             await asyncio.sleep(0.01)  # each queued in turn (ensure_future starts them later)
         return queued
 
-    assert held_writer(body) == ["person 1", "chat", "person 2", "bot 1", "bot 2", "presence",
+    assert held_writer(body) == ["person 1", "person 2", "chat", "bot 1", "bot 2", "presence",
                                  "heartbeat"]
 
 
@@ -107,3 +108,23 @@ def test_a_job_that_waited_its_allowance_goes_before_later_people(monkeypatch):
     # The bot (due 1006) before the person of 1007; the heartbeat (due 1010) before 1011's.
     assert held_writer(body) == ["person, soon after", "bot", "person, 6 s later", "heartbeat",
                                  "person, 11 s later"]
+
+
+def test_other_writes_let_a_quarter_second_of_games_changes_pass(monkeypatch):
+    """An arrival or an arena wave's game (write()) waits behind the moves that come within
+    a quarter of a second after it, not behind later ones."""
+    now = [1000.0]
+    monkeypatch.setattr(lanes, "_clock", lambda: now[0])
+
+    async def body(ran):
+        queued = []
+        for name, runs, at in (
+                ("arrival", lanes.write, 1000.0),
+                ("move, 0.1 s later", lambda fn: lanes.in_lane(("game", -11), fn), 1000.1),
+                ("move, 0.5 s later", lambda fn: lanes.in_lane(("game", -12), fn), 1000.5)):
+            now[0] = at
+            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    assert held_writer(body) == ["move, 0.1 s later", "arrival", "move, 0.5 s later"]
