@@ -34,6 +34,7 @@ import logging
 import os
 import threading
 import time
+from dataclasses import dataclass
 
 import dramatiq
 from dramatiq.brokers.redis import RedisBroker, _RedisConsumer
@@ -98,20 +99,54 @@ def namespace():
     return (os.environ.get("REDIS_PREFIX") or "asgi") + ":jobs"
 
 
-def queue_key(ns):
-    return f"{ns}:{QUEUE}"
+@dataclass(frozen=True)
+class Keys:
+    """The Redis keys of one namespace, in one place: the library's (as its
+    dramatiq/brokers/redis/dispatch.lua lays them out; our scripts touch them too) and ours
+    beside them (module's docstring)."""
+
+    namespace: str
+
+    @property
+    def queue(self):
+        """The library's list: messages it put back (a dead worker's, a stopping worker's)."""
+        return f"{self.namespace}:{QUEUE}"
+
+    @property
+    def messages(self):
+        """The library's hash: message id -> message, until acked."""
+        return f"{self.queue}.msgs"
+
+    @property
+    def heartbeats(self):
+        return f"{self.namespace}:__heartbeats__"
+
+    def acks(self, worker_id):
+        """A worker's fetched-but-not-acked message ids."""
+        return f"{self.namespace}:__acks__.{worker_id}.{QUEUE}"
+
+    @property
+    def ring(self):
+        """The owners with messages waiting, in the order they are served."""
+        return f"{self.queue}.ring"
+
+    @property
+    def lines(self):
+        """The prefix of the owners' lines (the fetch script names a line from it)."""
+        return f"{self.queue}.line."
+
+    def line(self, owner):
+        return self.lines + owner
+
+    @property
+    def wake(self):
+        """The wake-up tokens."""
+        return f"{self.queue}.wake"
 
 
-def ring_key(ns):
-    return f"{ns}:{QUEUE}.ring"
-
-
-def line_prefix(ns):
-    return f"{ns}:{QUEUE}.line."
-
-
-def wake_key(ns):
-    return f"{ns}:{QUEUE}.wake"
+def keys():
+    """This process's keys (REDIS_PREFIX's namespace)."""
+    return Keys(namespace())
 
 
 def beat_every():
@@ -127,6 +162,7 @@ class FairRedisBroker(RedisBroker):
         # the pool), no time limit (a think is bounded by its own budget).
         super().__init__(url=url, namespace=namespace, middleware=[Waits()],
                          heartbeat_timeout=int(settings.JOBS_LEASE * 1000))
+        self.keys = Keys(namespace)
         self.enqueue_script = self.client.register_script(ENQUEUE)
         self.fetch_script = self.client.register_script(FETCH)
 
@@ -147,29 +183,27 @@ class FairRedisBroker(RedisBroker):
         if queue_name.endswith(".DQ"):
             return self._dispatch("enqueue")(queue_name, message_id, data)
         owner = str(json.loads(data).get("options", {}).get("owner") or "-")
-        ns = self.namespace
-        self.enqueue_script(keys=[f"{queue_key(ns)}.msgs", ring_key(ns),
-                                  line_prefix(ns) + owner, wake_key(ns)],
+        keys = self.keys
+        self.enqueue_script(keys=[keys.messages, keys.ring, keys.line(owner), keys.wake],
                             args=[message_id, data, owner])
 
     def do_fetch(self, queue_name, prefetch):
         if queue_name.endswith(".DQ"):
             return self._dispatch("fetch")(queue_name, prefetch)
-        ns = self.namespace
+        keys = self.keys
         return self.fetch_script(
-            keys=[queue_key(ns), f"{queue_key(ns)}.msgs",
-                  f"{ns}:__acks__.{self.broker_id}.{queue_name}", f"{ns}:__heartbeats__",
-                  ring_key(ns)],
-            args=[prefetch, current_millis(), self.broker_id, line_prefix(ns)])
+            keys=[keys.queue, keys.messages, keys.acks(self.broker_id), keys.heartbeats,
+                  keys.ring],
+            args=[prefetch, current_millis(), self.broker_id, keys.lines])
 
     def waiting(self):
         """Messages not yet fetched by a worker (every owner's line, and the library's list)."""
-        ns = self.namespace
-        owners = self.client.lrange(ring_key(ns), 0, -1)
+        keys = self.keys
+        owners = self.client.lrange(keys.ring, 0, -1)
         with self.client.pipeline(transaction=False) as pipe:
             for owner in owners:
-                pipe.llen(line_prefix(ns) + owner.decode())
-            pipe.llen(queue_key(ns))
+                pipe.llen(keys.line(owner.decode()))
+            pipe.llen(keys.queue)
             return sum(pipe.execute())
 
 
@@ -188,9 +222,9 @@ class FairConsumer(_RedisConsumer):
         """The heartbeat, with the library's maintenance; a token if that put messages back."""
         self.broker.do_heartbeat(self.queue_name)
         self.next_beat = time.monotonic() + beat_every()
-        ns = self.broker.namespace
-        if self.broker.client.llen(queue_key(ns)):
-            self.broker.client.lpush(wake_key(ns), "1")
+        keys = self.broker.keys
+        if self.broker.client.llen(keys.queue):
+            self.broker.client.lpush(keys.wake, "1")
         self.misses = 0
 
     def ack(self, message):
@@ -220,7 +254,7 @@ class FairConsumer(_RedisConsumer):
                     # The last look found nothing: wait for a send's token (one pushed
                     # meanwhile is still on the list) or the next beat, then look again.
                     wait = max(0.001, self.next_beat - time.monotonic())
-                    self.broker.client.brpop([wake_key(self.broker.namespace)], timeout=wait)
+                    self.broker.client.brpop([self.broker.keys.wake], timeout=wait)
         except Exception as error:
             import redis
             from dramatiq.errors import ConnectionClosed

@@ -51,9 +51,9 @@ def test_the_worker_takes_each_owners_jobs_in_turn(redis_queue):
         consumer.ack(message)
     assert taken == [1, 100, 2, 3, 4, 5, 6]
     assert redis_queue.do_fetch(queue.QUEUE, 1) == []
-    assert not list(redis_queue.client.scan_iter(f"{queue.line_prefix(queue.namespace())}*"))
+    assert not list(redis_queue.client.scan_iter(f"{queue.keys().lines}*"))
     # Acked: nothing kept for a redelivery.
-    assert redis_queue.client.hlen(f"{queue.queue_key(queue.namespace())}.msgs") == 0
+    assert redis_queue.client.hlen(queue.keys().messages) == 0
 
 
 def test_a_busy_worker_fetches_nothing_more(redis_queue, settings):
@@ -81,14 +81,14 @@ def test_a_dead_workers_job_is_redelivered_by_the_library(redis_queue):
     # ...and while its heartbeat is fresh, the job is its own.
     assert survivor.broker.do_fetch(queue.QUEUE, 1) == []
     # It dies: its last beat is older than the time-out (JOBS_LEASE), as a killed process's.
-    ns = queue.namespace()
-    redis_queue.client.zadd(f"{ns}:__heartbeats__", {doomed.broker_id: 0})
+    keys = queue.keys()
+    redis_queue.client.zadd(keys.heartbeats, {doomed.broker_id: 0})
     survivor.beat()  # the library's maintenance, run by the live worker's beat
     message = next(survivor)
     assert game_of(message) == 7
     survivor.ack(message)
-    assert redis_queue.client.hlen(f"{queue.queue_key(ns)}.msgs") == 0
-    assert not redis_queue.client.exists(f"{ns}:__acks__.{doomed.broker_id}.{queue.QUEUE}")
+    assert redis_queue.client.hlen(keys.messages) == 0
+    assert not redis_queue.client.exists(keys.acks(doomed.broker_id))
 
 
 def test_metrics_count_the_jobs_waiting_in_redis(redis_queue, settings, client):
@@ -142,5 +142,5 @@ def test_a_jobs_worker_runs_the_job_and_its_then_and_counts_its_wait(redis_queue
         worker.stop()
         thread.join(60)
     assert not thread.is_alive()
-    assert redis_queue.client.hlen(f"{queue.queue_key(queue.namespace())}.msgs") == 0
+    assert redis_queue.client.hlen(queue.keys().messages) == 0
     assert observed()[1] == before[1] + 1

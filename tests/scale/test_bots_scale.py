@@ -14,6 +14,7 @@ import pytest
 import redis
 
 from games import bots as engine_bots
+from jobs.broker import Keys
 from siteservers import WORKER_ENV, start_jobs_worker, stop_process
 from tests.ws.bot_client import SMALLEST, computer_form, play_to_the_end, start_against_computer
 from tests.ws.live_client import LiveSocket, WebSession
@@ -100,15 +101,15 @@ def test_a_worker_killed_mid_think_loses_nothing_and_the_move_is_made_once(scale
         "tripen", {"size": 13}, level=engine_bots.CLOCK_TOP_LEVEL, side="second", minutes=1))
     game_id = int(path.strip("/").split("/")[-1])
     layer = redis.Redis.from_url(os.environ["REDIS_URL"])
-    ns = f"{first.env['REDIS_PREFIX']}:jobs"
+    keys = Keys(f"{first.env['REDIS_PREFIX']}:jobs")
 
     def messages_for_the_game():
         """The game's messages Dramatiq keeps (until acked), by id."""
-        return {key: data for key, data in layer.hgetall(f"{ns}:jobs.msgs").items()
+        return {key: data for key, data in layer.hgetall(keys.messages).items()
                 if json.loads(data)["args"][1]["game"] == game_id}
 
     def holders(message_id):
-        return [key for key in layer.scan_iter(f"{ns}:__acks__.*.jobs")
+        return [key for key in layer.scan_iter(keys.acks("*"))
                 if layer.sismember(key, message_id)]
 
     # Queued, no worker yet: one message, held by nobody.

@@ -35,7 +35,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, running.stop)
         if options["verbosity"] > 0:
             self.stdout.write(f"jobs worker {socket.gethostname()}:{os.getpid()} consumes "
-                              f"{broker.queue_key(broker.namespace())}, the owners in turn",
+                              f"{broker.keys().queue}, the owners in turn",
                               )
             self.stdout.flush()
         running.run()
