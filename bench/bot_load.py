@@ -108,8 +108,11 @@ class BotBackend(live_load.Backend):
 class BotWorkers:
     """`manage.py jobs_worker` processes (pg1), on `core`."""
 
-    def __init__(self, backend, count, core, label):
+    def __init__(self, backend, count, core, label, niced=False):
         argv = [sys.executable, "manage.py", "jobs_worker", "-v", "0"]
+        if niced:
+            # This bench's own niceness instead of SCHED_IDLE (--workers-niced).
+            argv.append("--normal-priority")
         if core is not None and shutil.which("taskset"):
             argv = ["taskset", "-c", str(core)] + argv
         self.processes = []
@@ -137,6 +140,11 @@ class BotWorkers:
                         found.append(float(match[2]))
         return found
 
+    def cpu_seconds(self):
+        """The workers' CPU seconds so far (all their threads)."""
+        return sum(live_load.process_cpu_seconds(process.pid) for process in self.processes
+                   if process.poll() is None)
+
     def stop(self):
         for process in self.processes:
             if process.poll() is None:
@@ -158,19 +166,30 @@ def measure(args, backend, bench, bots, label):
     if bots:
         backend.python(BOT_SETUP, label, bots)
     servers = bench.start_servers(backend, "tessera", label)
-    workers = BotWorkers(backend, backend.workers, bench.server_core, label) \
-        if bots and backend.redis_url else None
+    workers = BotWorkers(backend, backend.workers, bench.server_core, label,
+                         niced=args.workers_niced) if bots and backend.redis_url else None
+
+    def cpu():
+        """(the servers' CPU seconds, the jobs workers') so far."""
+        return (sum(s.cpu_seconds() for s in servers), workers.cpu_seconds() if workers else 0.0)
+
     try:
         before, since = int(backend.python(BOT_ACTIONS, label)), time.monotonic()
+        cpu_before = cpu()
         target = loadgen.Target("tessera", [s.url for s in servers])
         load_start = datetime.now()
         stats, measured = asyncio.run(loadgen.run_load(
             target, slots, args.think, args.warmup, args.duration, live_load.sampler(servers)))
         load_end = datetime.now()
         after = int(backend.python(BOT_ACTIONS, label))
+        cpu_after, elapsed = cpu(), time.monotonic() - since
         figures = loadgen.summary(stats, measured, args.games / args.think, args.duration)
         # The computers' actions stored a second, from just before the load to just after.
-        figures["bot_actions"] = (after - before) / (time.monotonic() - since)
+        figures["bot_actions"] = (after - before) / elapsed
+        # Over the same span, the CPU (in cores) of the servers and of the jobs workers (pg1;
+        # the pool's workers are not counted): workers short of CPU or idle beside work?
+        figures["server_cores"] = (cpu_after[0] - cpu_before[0]) / elapsed
+        figures["worker_cores"] = (cpu_after[1] - cpu_before[1]) / elapsed if workers else None
         if workers:
             workers.stop()
             from datetime import timedelta
@@ -211,6 +230,11 @@ def print_table(rows, args):
               f"{f['bot_actions']:>11.1f} {(f'{ratio:.2f}' if ratio else '-'):>9} "
               f"{sum(f['errors'].values()) + f['stuck']}")
     for backend, bots, f in rows:
+        if f.get("worker_cores"):
+            print(f"{backend} with {bots} computer games: servers {f['server_cores']:.2f} cores, "
+                  f"jobs workers {f['worker_cores']:.2f} cores, "
+                  f"{f['bot_actions'] / f['worker_cores']:.2f} computer actions per worker CPU s")
+    for backend, bots, f in rows:
         for wait in f.get("job_waits", []):
             print(f"{backend} with {bots} computer games: turn -> worker start, {wait['n']} "
                   f"jobs, ms p50 {wait['p50']:.2f} p99 {wait['p99']:.2f} max {wait['max']:.2f}")
@@ -231,6 +255,10 @@ def main(argv=None):
     parser.add_argument("--workers-apart", action="store_true",
                         help="the workers on the load generator's core (BOT_CPUS), not the "
                              "server's")
+    parser.add_argument("--workers-niced", action="store_true",
+                        help="pg1: the jobs workers at this bench's niceness, not SCHED_IDLE: on a "
+                             "machine shared with other niced work, where SCHED_IDLE workers get "
+                             "no CPU at all, to compare job mechanisms (not the people's p99)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="measure each setting N times, without and with the computers in "
                              "turn (so both see the host alike); the table shows medians")

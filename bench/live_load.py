@@ -61,6 +61,13 @@ ONE_GAME_MOVES_PER_SECOND = 500
 SHORTEST_GAME = 20               # Hadron 7x7 games last 23-36 moves: sized on fewer
 MAX_GAMES = {"tessera": 3000, "base": 3000, "echo": 100_000}   # bound on games (rooms) made for one run
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid):
+    """utime + stime of a process, all its threads, from /proc/<pid>/stat (fields 14 and 15,
+    after the command name)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
 PR_SET_PDEATHSIG = 1
 
 
@@ -142,9 +149,7 @@ class Server:
         return Path(self.log_path).read_text(errors="replace")[-3000:]
 
     def cpu_seconds(self):
-        """utime + stime from /proc/<pid>/stat (fields 14 and 15, after the command name)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICKS
+        return process_cpu_seconds(self.process.pid)
 
     def rss_bytes(self):
         for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
