@@ -168,28 +168,33 @@ def measure(args, backend, bench, bots, label):
     servers = bench.start_servers(backend, "tessera", label)
     workers = BotWorkers(backend, backend.workers, bench.server_core, label,
                          niced=args.workers_niced) if bots and backend.redis_url else None
+    marks = []  # (when, the servers' CPU seconds, the jobs workers') at the window's edges
+    sample_servers = live_load.sampler(servers)
 
-    def cpu():
-        """(the servers' CPU seconds, the jobs workers') so far."""
-        return (sum(s.cpu_seconds() for s in servers), workers.cpu_seconds() if workers else 0.0)
+    def sample():
+        found = sample_servers()
+        marks.append((time.monotonic(), found[0], workers.cpu_seconds() if workers else 0.0))
+        return found
 
     try:
         before, since = int(backend.python(BOT_ACTIONS, label)), time.monotonic()
-        cpu_before = cpu()
         target = loadgen.Target("tessera", [s.url for s in servers])
         load_start = datetime.now()
         stats, measured = asyncio.run(loadgen.run_load(
-            target, slots, args.think, args.warmup, args.duration, live_load.sampler(servers)))
+            target, slots, args.think, args.warmup, args.duration, sample))
         load_end = datetime.now()
         after = int(backend.python(BOT_ACTIONS, label))
-        cpu_after, elapsed = cpu(), time.monotonic() - since
         figures = loadgen.summary(stats, measured, args.games / args.think, args.duration)
         # The computers' actions stored a second, from just before the load to just after.
-        figures["bot_actions"] = (after - before) / elapsed
-        # Over the same span, the CPU (in cores) of the servers and of the jobs workers (pg1;
-        # the pool's workers are not counted): workers short of CPU or idle beside work?
-        figures["server_cores"] = (cpu_after[0] - cpu_before[0]) / elapsed
-        figures["worker_cores"] = (cpu_after[1] - cpu_before[1]) / elapsed if workers else None
+        figures["bot_actions"] = (after - before) / (time.monotonic() - since)
+        # In the measured window (after the workers' start-up), the CPU in cores of the servers
+        # and of the jobs workers (pg1; the pool's workers are not counted): are the workers
+        # short of CPU, or idle beside waiting jobs?
+        (start, servers_at_start, workers_at_start), (end, servers_at_end, workers_at_end) = \
+            marks[:2]
+        figures["server_cores"] = (servers_at_end - servers_at_start) / (end - start)
+        figures["worker_cores"] = ((workers_at_end - workers_at_start) / (end - start)
+                                   if workers else None)
         if workers:
             workers.stop()
             from datetime import timedelta
