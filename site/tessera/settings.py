@@ -288,7 +288,11 @@ else:
 # client address across the site's processes, so with Redis they count there
 # (django-ratelimit, archive.views); one process counts in its own memory.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The pages keep drawn rows here (Watch, Archive, a game's no-script board): Django's
+    # default of 300 entries held the rows of about a dozen pages; 5,000 hold a few hundred
+    # pages' worth in tens of MB per process.
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "OPTIONS": {"MAX_ENTRIES": 5000}},
     "limits": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                 "KEY_PREFIX": os.environ.get("REDIS_PREFIX") or "asgi"}
                if REDIS_URL else
