@@ -3,6 +3,8 @@
 grants, so that a busy worker never takes the CPU from a server's event loop."""
 import logging
 import os
+import threading
+import time
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +36,12 @@ def start_in_pool():
     """The pool worker's initializer: spawned, so it sets Django up itself (the environment
     and sys.path come from the server process). A pool worker does not outlive its server:
     when the server dies, the worker reads the end of its job pipe and exits (after the job in
-    hand). No PR_SET_PDEATHSIG: it fires when the *thread* that spawned the worker ends."""
+    hand). No PR_SET_PDEATHSIG: it fires when the *thread* that spawned the worker ends.
+    The job pipe does not always end with a killed server (the tests' servers left orphaned
+    workers behind, idle for ever): a watcher also ends the worker once its parent is gone."""
     lower_priority()
+    threading.Thread(target=_end_with, args=(os.getppid(),), name="end-with-server",
+                     daemon=True).start()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
     import django
 
@@ -43,6 +49,15 @@ def start_in_pool():
     from jobs import runner
 
     runner.discover()
+
+
+def _end_with(server_pid, every=1.0):
+    """Exit as soon as the process that started this worker is no longer its parent (it
+    died: the worker was handed to init)."""
+    while True:
+        time.sleep(every)
+        if os.getppid() != server_pid:
+            os._exit(0)
 
 
 def perform(kind_name, payload):

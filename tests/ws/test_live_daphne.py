@@ -5,6 +5,7 @@ database. Each server here has its own SQLite file (site_servers)."""
 import asyncio
 import http.client
 import json
+import os
 import random
 import signal
 import threading
@@ -270,3 +271,37 @@ def test_a_frame_over_daphnes_limit_closes_only_that_socket(site_servers):
 def first_hadron_move():
     state = games.get("hadron").new(size=5)
     return state.legal_actions()[0]
+
+
+def _children(pid):
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listing:
+            found += [int(child) for child in listing.read().split()]
+    return found
+
+
+def _running(pid):
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(line.startswith("State:") and "Z" in line for line in status)
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads Linux's /proc")
+def test_the_pool_workers_end_with_a_killed_server(site_servers):
+    """The embedded default's job workers do not outlive their server killed without a word
+    (SIGKILL): left idle for ever, orphans of the tests' servers piled up on the machine."""
+    server = site_servers(JOBS_MODE="pool", JOBS_WORKERS="2", JOBS_WORKERS_AT_START="1")
+    deadline = time.monotonic() + WAIT
+    while len(_children(server.process.pid)) < 2:
+        assert time.monotonic() < deadline, "the pool's workers did not start"
+        time.sleep(0.1)
+    workers = _children(server.process.pid)
+    server.process.kill()
+    server.process.wait()
+    deadline = time.monotonic() + WAIT
+    while any(_running(pid) for pid in workers):
+        assert time.monotonic() < deadline, [pid for pid in workers if _running(pid)]
+        time.sleep(0.2)
