@@ -112,7 +112,15 @@ async def close_all(spread):
     sockets = open_sockets()
     slices = max(1, min(len(sockets), round(spread / 0.05)))
     for index in range(slices):
-        for socket in sockets[index::slices]:
+        closing = sockets[index::slices]
+        for kind, members in by_kind(closing).items():
+            # Before the close: what the kind notes of it (the game socket: a player's clock
+            # is not charged for the gap) is stored before the page can be back elsewhere.
+            try:
+                await kind.restarting(members)
+            except Exception:
+                logger.exception("could not note the sockets closed for a restart")
+        for socket in closing:
             try:
                 await socket.close(code=RESTART_CLOSE_CODE)
             except Exception:

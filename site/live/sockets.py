@@ -286,6 +286,11 @@ class JsonSocket(AsyncWebsocketConsumer):
         """Hook: what this kind of socket sends its open sockets at each keep-alive."""
 
     @classmethod
+    async def restarting(cls, sockets):
+        """Hook (event loop): the process is stopping and is about to close these open sockets
+        of this kind with RESTART_CLOSE_CODE (live.registry.close_all); it waits for this."""
+
+    @classmethod
     def still_here(cls, channel_names):
         """Hook (database thread): refresh the presence rows of these open sockets."""
 

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
+
 from play.seats import PlayerIndex
 
 KINDS = ("untimed", "correspondence", "realtime")
@@ -167,6 +169,25 @@ def after_action(tc: TimeControl, remaining_ms, mover: PlayerIndex,
             return None, None
         return None, (now if next_player != mover else turn_started_at)
     return None, None
+
+
+def restart_grace() -> timedelta:
+    """How long after a restart closed a player's page their clock may be given back."""
+    return timedelta(seconds=settings.PLAY_RESTART_GRACE_SECONDS)
+
+
+def server_gap(closed_at: datetime, turn_started_at, back_at: datetime,
+               cap: timedelta) -> timedelta:
+    """The time a player's clock ran while their page was away because the server closed its
+    socket (a process stopping for a restart): from the close (`closed_at`) to their next
+    socket's arrival (`back_at`), counted only while their turn ran (from `turn_started_at`)
+    and only within `cap` of the close. The server's moments only, never a page's; nothing
+    once more than `cap` has passed since the close (the time is then the player's own)."""
+    if turn_started_at is None:
+        return timedelta()
+    begun = max(closed_at, turn_started_at)
+    ended = min(back_at, closed_at + cap)
+    return max(timedelta(), ended - begun)
 
 
 def clock_history(game):

@@ -347,6 +347,15 @@ class GameConsumer(JsonSocket):
                     logger.debug("keep-alive to a closing socket failed", exc_info=True)
 
     @classmethod
+    async def restarting(cls, sockets):
+        """A restart closes these sockets: their players' clocks are not charged until their
+        pages are back (play.services.closed_for_restart, back_after_restart)."""
+        seats = [(socket.game_id, socket.seat) for socket in sockets
+                 if socket.seat is not None and socket.cannot_play is None]
+        if seats:
+            await lanes.write(services.closed_for_restart, seats)
+
+    @classmethod
     def still_here(cls, channel_names):
         ledger.still_here(channel_names)
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 import games
 from accounts.models import is_computer
 from play import lapses, positions
-from play.clock import TimeControl, expiry, remaining_now
+from play.clock import TimeControl, expiry, remaining_now, restart_grace, server_gap
 from play.labels import options_text
 from play.seats import PlayerIndex, Side
 
@@ -103,6 +103,12 @@ class Game(models.Model):
     # whose opponent has been gone long enough from a realtime game may claim the win.
     absent0_since = models.DateTimeField(null=True, blank=True)
     absent1_since = models.DateTimeField(null=True, blank=True)
+    # When a stopping server process closed each player's page (close code 4012, a restart's
+    # drain), until that player's next socket arrives (null: nothing pending). Their clock is
+    # not charged for the gap between (play.services.back_after_restart), at most
+    # PLAY_RESTART_GRACE_SECONDS after the close, once.
+    server_closed0_at = models.DateTimeField(null=True, blank=True)
+    server_closed1_at = models.DateTimeField(null=True, blank=True)
 
     status = models.CharField(max_length=10, choices=STATUSES, default=ACTIVE)
     winner = models.SmallIntegerField(null=True, blank=True)  # PLAYER index, not side
@@ -311,7 +317,14 @@ class Game(models.Model):
         if (running is not None and self.time_kind == "correspondence"
                 and self.vacation_since(running) is not None):
             return None
-        return expiry(self.time_control, self.remaining_ms, running, self.turn_started_at)
+        when = expiry(self.time_control, self.remaining_ms, running, self.turn_started_at)
+        closed = None if running is None else self.server_closed_at(running)
+        if when is not None and closed is not None and self.time_kind == "realtime":
+            # Their page was closed by a restart and is not back yet: the flag waits for the
+            # part of the grace their turn would be given back (play.services.back_after_restart).
+            grace = restart_grace()
+            when += server_gap(closed, self.turn_started_at, closed + grace, grace)
+        return when
 
     @property
     def deadline(self):
@@ -339,6 +352,9 @@ class Game(models.Model):
 
     def absent_since(self, player_index: PlayerIndex):
         return (self.absent0_since, self.absent1_since)[player_index]
+
+    def server_closed_at(self, player_index: PlayerIndex):
+        return (self.server_closed0_at, self.server_closed1_at)[player_index]
 
     def save(self, *args, **kwargs):
         update_fields = kwargs.get("update_fields")

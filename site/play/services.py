@@ -39,7 +39,7 @@ from django.utils import timezone
 import games
 from live.sockets import Refusal
 from play import broadcast, lapses, positions, presence, statements
-from play.clock import after_action
+from play.clock import after_action, ms, restart_grace, server_gap
 from play.endings import end_game, end_if_due, lapse_takeback, played_out_text, winner_of
 from play.models import Game
 from play.seats import PlayerIndex, opponent
@@ -169,18 +169,74 @@ def arrive(arrivals):
         # What arriving needs of a game: its players, and since when each has been away.
         found.update((game.pk, game) for game in Game.objects.filter(
             pk__in=ids[start:start + ARRIVING_GAMES]).only(
-            "pk", "player0_id", "player1_id", "absent0_since", "absent1_since"))
+            "pk", "player0_id", "player1_id", "absent0_since", "absent1_since",
+            "server_closed0_at", "server_closed1_at"))
     counted = set()
+    now = timezone.now()
     with transaction.atomic():
-        # In the games' order: a player's arrival may UPDATE the game's row (absent no more),
-        # and two such jobs on two writer threads (or processes) that took the same games'
-        # rows in different orders would deadlock.
+        # In the games' order: a player's arrival may UPDATE the game's row (absent no more,
+        # back after a restart), and two such jobs on two writer threads (or processes) that
+        # took the same games' rows in different orders would deadlock.
         for game_id, channel_name, user in sorted(arrivals, key=lambda arrival: arrival[0]):
             game = found.get(game_id)
             if game is not None:
                 presence.arrive(game, channel_name, user)
                 counted.add(channel_name)
+                seat = game.player_index(user)
+                if seat is not None and game.server_closed_at(seat) is not None:
+                    back_after_restart(game_id, seat, now)
+                    setattr(game, f"server_closed{seat}_at", None)  # their other sockets
     return counted
+
+
+# -- a restart's gap ---------------------------------------------------------------------------
+
+def closed_for_restart(seats, now=None):
+    """A stopping server process is about to close these players' sockets (close code 4012,
+    ops.draining): `seats`, (game id, player index) each. Notes the moment on each realtime
+    game in progress, so that the player is not charged for the time until their page is
+    back on another process (back_after_restart). One transaction, the games' rows locked in
+    their order (as arrive()). The moment is the server's, taken before the sockets close."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        for game_id, seat in sorted(set(seats)):
+            try:
+                game = statements.game(game_id, lock=True)
+            except Game.DoesNotExist:
+                continue
+            if not game.is_active or not game.time_control.is_realtime:
+                continue
+            setattr(game, f"server_closed{seat}_at", now)
+            game.save(update_fields=[f"server_closed{seat}_at"])  # the flag waits: expires_at
+
+
+def back_after_restart(game_id, seat, now):
+    """Player `seat` has a socket on the game again after a restart closed their page at
+    game.server_closed_at(seat): their running clock is given back the time it ran since,
+    within PLAY_RESTART_GRACE_SECONDS of the close (play.clock.server_gap), once; the mark
+    goes either way. Every page of the game hears the clocks (`clocks`). A game whose flag
+    fell meanwhile is left to its room, which ends it: nothing given back un-flags a game
+    (the flag waited for the whole grace: Game.clock_expiry)."""
+    try:
+        game = statements.game(game_id, lock=True)
+    except Game.DoesNotExist:
+        return None
+    closed = game.server_closed_at(seat)
+    if closed is None:
+        return None
+    field = f"server_closed{seat}_at"
+    given = None
+    if game.is_active and game.running == seat and lapses.lapse(game, now) is None:
+        gap = server_gap(closed, game.turn_started_at, now, restart_grace())
+        if gap:
+            given = gap
+            game.turn_started_at += gap
+    setattr(game, field, None)
+    game.save(update_fields=[field, "turn_started_at"] if given else [field])
+    if given:
+        broadcast.to_game(game, {"type": "clocks", "player": seat,
+                                 "given_back_ms": ms(given), "clocks": clocks_of(game, now)})
+    return given
 
 
 # -- changing ----------------------------------------------------------------------------------

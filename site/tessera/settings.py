@@ -416,6 +416,10 @@ PLAY_CLAIM_AFTER_SECONDS = env_number("PLAY_CLAIM_AFTER_SECONDS", 30)
 PLAY_UNTIMED_IDLE_DAYS = env_number("PLAY_UNTIMED_IDLE_DAYS", 30)
 # Each player's vacation allowance per calendar year (UTC), in days (play.vacations).
 PLAY_VACATION_DAYS = env_number("PLAY_VACATION_DAYS", 30)
+# A player to move whose page a stopping server process closed (a restart's drain) is not
+# charged for the time until their page is back, up to this many seconds after the close
+# (play.services.back_after_restart, docs/protocol.md).
+PLAY_RESTART_GRACE_SECONDS = env_number("PLAY_RESTART_GRACE_SECONDS", 5, float)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

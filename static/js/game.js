@@ -147,6 +147,12 @@ const handlers = {
   sync(message) {
     catchUp(message.ply, message.status);
   },
+  // A player's page is back after a restart closed it: their clock got back the time it ran
+  // meanwhile (play.services.back_after_restart).
+  clocks(message) {
+    game.clocks = { ...message.clocks, received_at: Date.now() };
+    ui.updateClocks(game);
+  },
   // A player left on vacation or came back (play.vacations): the clocks as they are now.
   vacation(message) {
     game.clocks = { ...message.clocks, received_at: Date.now() };

@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from play.clock import TimeControl, after_action, expiry, remaining_now
+from play.clock import TimeControl, after_action, expiry, remaining_now, server_gap
 
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -94,3 +94,16 @@ def test_remaining_now_and_expiry():
     assert expiry(tc, [30_000, 40_000], 0, T0) == seconds(30)
     assert expiry(tc, [30_000, 40_000], None, T0) is None
     assert expiry(TimeControl.untimed(), None, 0, T0) is None
+
+
+@pytest.mark.parametrize("closed, turn, back, given", [
+    (10, 0, 13, 3),      # their turn ran all along: the close to the return
+    (10, 12, 13, 1),     # the opponent moved meanwhile: from their turn's start
+    (10, 0, 40, 5),      # back late: the grace after the close, no more
+    (10, 16, 18, 0),     # their turn began after the grace: theirs to pay
+    (10, 0, 9, 0),       # a return before the close gives nothing
+])
+def test_a_restart_gives_back_only_the_gap_it_made(closed, turn, back, given):
+    assert server_gap(seconds(closed), seconds(turn), seconds(back),
+                      timedelta(seconds=5)) == timedelta(seconds=given)
+    assert server_gap(seconds(closed), None, seconds(back), timedelta(seconds=5)) == timedelta()

@@ -536,3 +536,79 @@ def test_the_news_of_a_move_names_the_stored_action(alice, bob, django_capture_o
         services.play(game.pk, alice, 0, "c3")
     news = [news for group, news in box.events if group == group_name(game.pk)]
     assert news[0]["stored"] == [game.created_at.isoformat(), 0, 0, "c3"]
+
+
+# -- a restart's gap (services.closed_for_restart, back_after_restart) --------------------------
+
+def under_way(alice, bob, minutes=5):
+    """A realtime game both have moved in (no first-move limit left): alice to move."""
+    game = start(alice, bob, tc=TimeControl.realtime(minutes))
+    services.play(game.pk, alice, 0, "c3")
+    services.play(game.pk, bob, 1, "a1")
+    return refresh(game)
+
+
+def restart_closed(game, seat, closed_ago, turn_ago):
+    """The game as a restart left it: player `seat`'s page closed `closed_ago` seconds ago,
+    the running turn started `turn_ago` seconds ago. Returns that turn's start."""
+    now = timezone.now()
+    began = now - timedelta(seconds=turn_ago)
+    set_clock(game, turn_started_at=began,
+              **{f"server_closed{seat}_at": now - timedelta(seconds=closed_ago)})
+    return began
+
+
+def test_a_player_back_after_a_restart_is_not_charged_for_the_gap(alice, bob, settings):
+    settings.PLAY_RESTART_GRACE_SECONDS = 5
+    game = under_way(alice, bob)
+    began = restart_closed(game, 0, closed_ago=30, turn_ago=27)
+    services.arrive([(game.pk, "chan.a", alice)])
+    game = refresh(game)
+    # The close was 30 s ago, its grace ended 25 s ago; the turn ran 2 s of it.
+    assert game.turn_started_at == began + timedelta(seconds=2)
+    assert game.server_closed0_at is None
+    services.arrive([(game.pk, "chan.a2", alice)])   # once only
+    assert refresh(game).turn_started_at == began + timedelta(seconds=2)
+
+
+def test_a_restart_gives_back_at_most_the_grace(alice, bob, settings):
+    settings.PLAY_RESTART_GRACE_SECONDS = 5
+    game = under_way(alice, bob)
+    began = restart_closed(game, 0, closed_ago=12, turn_ago=20)
+    services.arrive([(game.pk, "chan.a", alice)])
+    assert refresh(game).turn_started_at == began + timedelta(seconds=5)
+
+
+def test_a_restart_gives_nothing_to_the_player_not_to_move(alice, bob):
+    game = under_way(alice, bob)
+    began = restart_closed(game, 1, closed_ago=2, turn_ago=3)   # alice to move
+    services.arrive([(game.pk, "chan.b", bob)])
+    game = refresh(game)
+    assert game.turn_started_at == began and game.server_closed1_at is None
+
+
+def test_a_restart_notes_the_realtime_games_of_the_pages_it_closes(alice, bob):
+    timed = under_way(alice, bob)
+    untimed = start(alice, bob)
+    expires_at = refresh(timed).expires_at
+    services.closed_for_restart([(timed.pk, 0), (untimed.pk, 1), (10**9, 0)])
+    timed, untimed = refresh(timed), refresh(untimed)
+    assert timed.server_closed0_at is not None and timed.server_closed1_at is None
+    assert untimed.server_closed1_at is None
+    # While the mover's page is away, their flag waits for the grace it may be given back.
+    assert timed.expires_at > expires_at
+
+
+def test_the_flag_waits_while_a_restart_keeps_the_mover_away(alice, bob, settings):
+    """One second left, and the restart closed their page: the flag does not fall while the
+    grace lasts (before, it fell during the reconnection)."""
+    from play import lapses
+
+    settings.PLAY_RESTART_GRACE_SECONDS = 5
+    game = under_way(alice, bob)
+    began = timezone.now()
+    set_clock(game, turn_started_at=began, remaining0_ms=1000)
+    services.closed_for_restart([(game.pk, 0)])
+    game = refresh(game)
+    assert lapses.lapse(game, began + timedelta(seconds=2)) is None
+    assert lapses.lapse(game, began + timedelta(seconds=7)) == ("time", 1)

@@ -1,0 +1,78 @@
+"""A restart's gap is charged to nobody: two real Daphne processes on one database, the players'
+pages on the one that gets SIGTERM; it closes them with 4012 and they come back on the other
+(as through the proxy of a rolling restart)."""
+import asyncio
+import signal
+from datetime import datetime
+
+from websockets.exceptions import ConnectionClosed
+
+from tests.ws.live_client import LiveSocket, log_in
+
+PASSWORD = "restart-clock-pass-5521"
+# How long the mover's page stays away after the close (a page's reconnection through the
+# proxy, on a busy site); less than PLAY_RESTART_GRACE_SECONDS.
+AWAY = 1.5
+
+
+async def closed_code(tab):
+    try:
+        async for _ in tab.ws:
+            pass
+    except ConnectionClosed:
+        pass
+    return tab.ws.close_code
+
+
+def started(clocks):
+    return datetime.fromisoformat(clocks["turn_started_at"])
+
+
+def test_the_mover_is_not_charged_for_a_restart_that_closed_their_page(site_servers):
+    """Before: the mover's clock ran from the close to their page's return on the other
+    process (bench/failures.py: 105 moves charged over 1 s, up to 3.7 s, in one rolling
+    restart). Now their turn's start moves on by at least the time they were away, once; the
+    other player, not to move, is given nothing, and hears the clocks."""
+    stopping = site_servers(DRAIN_SPREAD_SECONDS="0", PLAY_RESTART_GRACE_SECONDS="5")
+    other = site_servers(stopping.env["DATABASE_URL"], migrate_first=False)
+    stopping.create_users(["rhea", "rune"], PASSWORD)
+    path = stopping.manage("startgame", "hadron", "rhea", "rune", "--time", "5+0").stdout.strip()
+    sessions = {name: log_in(stopping, name, PASSWORD) for name in ("rhea", "rune")}
+
+    async def scenario():
+        rhea = LiveSocket(stopping, path, sessions["rhea"], "rhea")
+        rune = LiveSocket(stopping, path, sessions["rune"], "rune")
+        await rhea.open()
+        await rune.open()
+        for ply, (tab, action) in enumerate([(rhea, "c3"), (rune, "a1")]):
+            await tab.send(type="play", ply=ply, action=action)
+            for each in (rhea, rune):
+                last = await each.expect("action")
+        before = last["clocks"]                      # rhea to move, her clock running
+        assert before["running"] == 0
+        stopping.process.send_signal(signal.SIGTERM)
+        codes = await asyncio.gather(closed_code(rhea), closed_code(rune))
+        # Rune is back at once; rhea only after AWAY.
+        rune = LiveSocket(other, path, sessions["rune"], "rune")
+        rune_back = (await rune.open())["clocks"]
+        await asyncio.sleep(AWAY)
+        rhea = LiveSocket(other, path, sessions["rhea"], "rhea")
+        rhea_back = (await rhea.open())["clocks"]
+        heard = await rune.expect("clocks")
+        # Once: a second page of hers gets nothing more.
+        again = LiveSocket(other, path, sessions["rhea"], "rhea")
+        rhea_again = (await again.open())["clocks"]
+        for tab in (rhea, rune, again):
+            await tab.close()
+        return codes, before, rune_back, rhea_back, heard, rhea_again
+
+    codes, before, rune_back, rhea_back, heard, rhea_again = asyncio.run(scenario())
+    assert codes == [4012, 4012], stopping.log()
+    assert started(rune_back) == started(before)     # rune's return gave nothing
+    given = (started(rhea_back) - started(before)).total_seconds()
+    assert AWAY <= given <= 5, (before, rhea_back, other.log())
+    assert heard["player"] == 0 and heard["clocks"]["turn_started_at"] == \
+        rhea_back["turn_started_at"]
+    assert abs(heard["given_back_ms"] / 1000 - given) < 0.002
+    assert rhea_again["turn_started_at"] == rhea_back["turn_started_at"]
+    assert stopping.process.wait(timeout=30) == 0, stopping.log()
