@@ -10,7 +10,8 @@ redis-server this script starts on a port of its own (so that restarting it trou
 else's Redis), with a `manage.py jobs_worker` process. `--games` realtime Hadron 7x7 games (60
 minutes each side, so no flag falls) move through wss://, one move every `--think` seconds,
 two player pages per game. Each page behaves like static/js/socket.js and docs/protocol.md's
-client: it reconnects after a cut (500 ms x 0.75-1.25, doubling), resends an unanswered `play`
+client: it reconnects after a cut (500 ms x 0.75-1.25, doubling; after a stopping process's
+4012 close at once, within 150 ms), resends an unanswered `play`
 with the same ply (answered `repeat` if it had been stored), asks for a `snapshot` when a move
 has no answer within 3 s, and resends after `server_error`.
 
@@ -65,6 +66,8 @@ sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "tests"), str(ROOT / "site")]
 
 FIRST_DELAY = 0.5        # static/js/socket.js FIRST_DELAY_MS
 MAX_DELAY = 15.0         # MAX_DELAY_MS
+RESTART_CLOSE_CODE = 4012  # a stopping process closed the socket: socket.js comes back at once,
+RESTART_JITTER = 0.15      # within RESTART_JITTER_MS
 ANSWER_WAIT = 3.0        # a move with no answer this long: ask for a snapshot
 MINUTES = 60             # each side's clock: no flag falls during a run
 DRAIN_S = 2              # READY_DRAIN_SECONDS of the Daphne processes
@@ -107,6 +110,9 @@ class Phase:
         self.name = name
         self.acked = []                 # (game, ply, action)
         self.reconnects = []            # seconds from the cut to the first snapshot
+        # Where a reconnection's time went: (waited before the successful attempt, its
+        # handshake through nginx, its snapshot after the handshake), seconds each.
+        self.reconnect_parts = []
         self.not_back = 0
         self.errors = Counter()
         self.started = time.perf_counter()
@@ -122,6 +128,9 @@ class Run:
         self.heard_first = {}           # (game, ply, side) -> perf time the page knew of ply
         self.phase_of_send = {}         # (game, ply) -> phase
         self.pages = []
+        # Pages closed with 4012 come back at once (static/js/socket.js); off: the back-off
+        # as after any close, as the page did before.
+        self.quick_restart = True
 
 
 class Page:
@@ -142,10 +151,12 @@ class Page:
     async def connect(self):
         from websockets.asyncio.client import connect
         site = self.run.site
+        self.connecting_at = time.perf_counter()
         self.ws = await connect(f"{site.ws_url}/ws/game/{self.game}/", origin=site.url,
                                 additional_headers={"Cookie": f"sessionid={self.session}"},
                                 ssl=site.ssl_context, open_timeout=30, compression=None,
                                 max_size=2 ** 22, ping_interval=None)
+        self.handshaken_at = time.perf_counter()
         while True:
             message = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
             if message.get("type") == "snapshot":
@@ -219,13 +230,16 @@ class Page:
             pass
         if self.done:
             return
-        await self.reconnect(time.perf_counter())
+        code = self.ws.close_code if self.ws is not None else None
+        await self.reconnect(time.perf_counter(), restart=code == RESTART_CLOSE_CODE)
 
-    async def reconnect(self, cut, count=True):
+    async def reconnect(self, cut, count=True, restart=False):
         attempt, phase = 0, self.run.phase
         self.closed_at = cut
         while not self.done:
-            if attempt or count:
+            if restart and not attempt and self.run.quick_restart:
+                await asyncio.sleep(self.rng.uniform(0, RESTART_JITTER))
+            elif attempt or count:
                 delay = min(MAX_DELAY, FIRST_DELAY * 2 ** attempt) * self.rng.uniform(0.75, 1.25)
                 await asyncio.sleep(delay)
             attempt += 1
@@ -240,7 +254,11 @@ class Page:
                     return
                 continue
             if count:
-                phase.reconnects.append(time.perf_counter() - cut)
+                back = time.perf_counter()
+                phase.reconnects.append(back - cut)
+                phase.reconnect_parts.append((self.connecting_at - cut,
+                                              self.handshaken_at - self.connecting_at,
+                                              back - self.handshaken_at))
             self.closed_at = None
             return
 
@@ -641,6 +659,12 @@ def verify(run, phase, database_url, moves_of):
                     run.phase_of_send.get((game, ply)) is phase.original:
                 duplicated += 1
     lost = sum(1 for g, ply, action in phase.acked if rows.get((g, ply), (None,))[0] != action)
+    parts = {}
+    for index, name in enumerate(("wait", "handshake", "snapshot")):
+        samples = [p[index] for p in phase.reconnect_parts]
+        if samples:
+            parts[f"{name}_p99/max_s"] = (f"{percentile(samples, 0.99):.2f}/"
+                                          f"{max(samples):.2f}")
     over = []
     for (g, ply), sent_phase in run.phase_of_send.items():
         if sent_phase is not phase.original or ply < 2 or (g, ply) not in rows or \
@@ -661,7 +685,7 @@ def verify(run, phase, database_url, moves_of):
         "errors": dict(phase.errors),
         "overcharge_max": max(over, default=None),
         "overcharged": sum(1 for o in over if o > OVERCHARGE_S),
-        **phase.notes}
+        **parts, **phase.notes}
 
 
 def percentile(samples, q):
@@ -677,6 +701,7 @@ async def scenario(args, site, servers, deployment, env, slots, moves_by_slot, m
     """The faults one after the other while the games move; each fault's row is printed as
     soon as the fault and its catch-up are over (a crash later keeps it). Returns the rows."""
     run = Run(site, Phase("warm-up"), env["DATABASE_URL"])
+    run.quick_restart = not args.backoff_on_restart
     rng = random.Random(5)
     probe_slot, probe_moves = slots[-1], moves_by_slot[-1][0]
     slots, moves_by_slot = slots[:-1], moves_by_slot[:-1]
@@ -752,6 +777,11 @@ def main(argv=None):
                         help="none: a phase without a fault, the baseline of the others' "
                              "figures on this machine")
     parser.add_argument("--port-base", type=int, default=8600, help="8600: Daphne +1/+2, nginx +10/+11, redis +20")
+    parser.add_argument("--backoff-on-restart", action="store_true",
+                        help="pages closed with 4012 back off as after any close (the page "
+                             "before it came back at once)")
+    parser.add_argument("--spread", type=float, default=SPREAD_S,
+                        help=f"DRAIN_SPREAD_SECONDS of the Daphne processes ({SPREAD_S:g})")
     parser.add_argument("--smoke", action="store_true", help="tiny shape for the smoke test")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the logs and say where")
@@ -780,7 +810,7 @@ def main(argv=None):
         os.environ["REDIS_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
         env = siteservers.server_env(database_url, **nginxsite.BEHIND_NGINX,
                                      READY_DRAIN_SECONDS=str(DRAIN_S),
-                                     DRAIN_SPREAD_SECONDS=str(SPREAD_S))
+                                     DRAIN_SPREAD_SECONDS=str(args.spread))
         # Production keep-alives (30 s sync), not the tests' quick ones.
         for name in ("LIVE_HEARTBEAT", "LIVE_KEEPALIVE", "LIVE_SWEEP"):
             env.pop(name)

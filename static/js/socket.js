@@ -10,6 +10,11 @@ const PING_EVERY_MS = 25000;
 const SILENCE_LIMIT_MS = 65000;
 // Back online with a socket still open: how long its pong may take before it counts as dead.
 const PROBE_MS = 5000;
+// The server closed the socket because its process is stopping (a restart, docs/protocol.md):
+// another process takes the page at once, so it comes back within a moment, not after the
+// back-off; the stopping process already spreads its closes over seconds.
+const RESTART_CLOSE_CODE = 4012;
+const RESTART_JITTER_MS = 150;
 
 // The site's websocket address for `path` ("/ws/game/12/"), over TLS when the page is.
 export function socketUrl(path) {
@@ -66,9 +71,13 @@ export class ReconnectingSocket {
       }
       this.onMessage(message);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (ws !== this.ws) return;
       this.stopPinging();
+      if (event.code === RESTART_CLOSE_CODE && this.attempt === 0) {
+        this.reconnectSoon();
+        return;
+      }
       this.scheduleReconnect();
     });
   }
@@ -89,6 +98,15 @@ export class ReconnectingSocket {
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
     this.status(navigator.onLine === false ? "offline" : "waiting", delay);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  // After a restart's close: a moment of jitter, and the back-off stays at its first step
+  // should this attempt fail too.
+  reconnectSoon() {
+    const delay = Math.round(Math.random() * RESTART_JITTER_MS);
+    this.status("waiting", delay);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }
