@@ -17,6 +17,8 @@ one timer in this process lives in play.rooms.
 import asyncio
 import logging
 
+from django.utils import timezone
+
 from live import budget, groups, lanes
 from live import presence as ledger
 from live.outbox import encoded
@@ -111,9 +113,13 @@ def arrived(game_id, user, cookie_user_id):
     the logged-in user of a cookie may not play here (None: they may), in one job: each hop to
     a database thread wakes a thread and costs the event loop a turn, and a game that starts
     opens four sockets."""
-    snapshot = services.snapshot_for(game_id, user)
+    game, snapshot = services.game_and_snapshot(game_id, user)
     why = signals.why_plays_elsewhere(cookie_user_id) if cookie_user_id is not None else None
-    return snapshot, why
+    # A player whose page a restart closed is given their clock's time back once the page has
+    # its snapshot (GameConsumer.connect).
+    seat = snapshot["you"]
+    restarted = seat is not None and game.server_closed_at(seat) is not None
+    return snapshot, why, restarted
 
 
 class GameConsumer(JsonSocket):
@@ -159,14 +165,15 @@ class GameConsumer(JsonSocket):
         # Counted first, so the snapshot counts this socket too; the row is written with the
         # other sockets arriving meanwhile (a restart's crowd: a few writer jobs), the
         # snapshot read on a reader, so other games' moves never queue behind the reads.
-        snapshot = None
+        snapshot, restarted = None, False
         if self.channel_name in await _arrivals.add((self.game_id, self.channel_name,
                                                      self.user)):
             # A bot account's cookie watches and chats here; it plays through the API, or on
             # this socket with its token (play.signals): asked in the same reader job.
             cookie_user = self.user_id() if token is None else None
             try:
-                snapshot, why = await lanes.read(arrived, self.game_id, self.user, cookie_user)
+                snapshot, why, restarted = await lanes.read(arrived, self.game_id, self.user,
+                                                            cookie_user)
             except Game.DoesNotExist:   # deleted since its row was written
                 await _departures.add(self.channel_name)
         if snapshot is None:
@@ -182,6 +189,17 @@ class GameConsumer(JsonSocket):
         await self.accept()
         rooms.enter(self.game_id, self)
         await self.send_snapshot(snapshot)
+        if restarted and self.cannot_play is None:
+            # Back from a restart: the clock ran until the page had its snapshot, so the time
+            # this server took to serve it counts as the gap. In the game's lane, awaited here:
+            # nothing the page sends is handled before it (Channels hands a consumer its
+            # messages once connect() returns).
+            try:
+                await lanes.in_lane(("game", self.game_id), services.back_after_restart,
+                                    self.game_id, self.seat, timezone.now())
+            except Exception:
+                # The gap is then charged, as before; the page plays on.
+                logger.exception("could not give back a restart's gap in game %s", self.game_id)
 
     async def disconnect(self, code):
         if getattr(self, "joined_groups", None) is None:

@@ -169,23 +169,17 @@ def arrive(arrivals):
         # What arriving needs of a game: its players, and since when each has been away.
         found.update((game.pk, game) for game in Game.objects.filter(
             pk__in=ids[start:start + ARRIVING_GAMES]).only(
-            "pk", "player0_id", "player1_id", "absent0_since", "absent1_since",
-            "server_closed0_at", "server_closed1_at"))
+            "pk", "player0_id", "player1_id", "absent0_since", "absent1_since"))
     counted = set()
-    now = timezone.now()
     with transaction.atomic():
-        # In the games' order: a player's arrival may UPDATE the game's row (absent no more,
-        # back after a restart), and two such jobs on two writer threads (or processes) that
-        # took the same games' rows in different orders would deadlock.
+        # In the games' order: a player's arrival may UPDATE the game's row (absent no more),
+        # and two such jobs on two writer threads (or processes) that took the same games'
+        # rows in different orders would deadlock.
         for game_id, channel_name, user in sorted(arrivals, key=lambda arrival: arrival[0]):
             game = found.get(game_id)
             if game is not None:
                 presence.arrive(game, channel_name, user)
                 counted.add(channel_name)
-                seat = game.player_index(user)
-                if seat is not None and game.server_closed_at(seat) is not None:
-                    back_after_restart(game_id, seat, now)
-                    setattr(game, f"server_closed{seat}_at", None)  # their other sockets
     return counted
 
 
@@ -211,12 +205,13 @@ def closed_for_restart(seats, now=None):
 
 
 def back_after_restart(game_id, seat, now):
-    """Player `seat` has a socket on the game again after a restart closed their page at
-    game.server_closed_at(seat): their running clock is given back the time it ran since,
-    within PLAY_RESTART_GRACE_SECONDS of the close (play.clock.server_gap), once; the mark
-    goes either way. Every page of the game hears the clocks (`clocks`). A game whose flag
-    fell meanwhile is left to its room, which ends it: nothing given back un-flags a game
-    (the flag waited for the whole grace: Game.clock_expiry)."""
+    """Player `seat` has a page on the game again after a restart closed theirs at
+    game.server_closed_at(seat), and the server sent it the snapshot at `now`: their running
+    clock is given back the time it ran since the close, within PLAY_RESTART_GRACE_SECONDS of
+    it (play.clock.server_gap), once; the mark goes either way. The game socket runs this in
+    the game's lane, before anything the page sends. Every page of the game hears the clocks
+    (`clocks`). A game whose flag fell meanwhile is left to its room, which ends it: nothing
+    given back un-flags a game (the flag waited for the whole grace: Game.clock_expiry)."""
     try:
         game = statements.game(game_id, lock=True)
     except Game.DoesNotExist:

@@ -549,40 +549,45 @@ def under_way(alice, bob, minutes=5):
 
 
 def restart_closed(game, seat, closed_ago, turn_ago):
-    """The game as a restart left it: player `seat`'s page closed `closed_ago` seconds ago,
-    the running turn started `turn_ago` seconds ago. Returns that turn's start."""
+    """The game as a restart left it: player `seat`'s page closed `closed_ago` seconds before
+    the moment returned, the running turn started `turn_ago` seconds before it. Returns
+    (that moment, the turn's start)."""
     now = timezone.now()
     began = now - timedelta(seconds=turn_ago)
     set_clock(game, turn_started_at=began,
               **{f"server_closed{seat}_at": now - timedelta(seconds=closed_ago)})
-    return began
+    return now, began
 
 
 def test_a_player_back_after_a_restart_is_not_charged_for_the_gap(alice, bob, settings):
     settings.PLAY_RESTART_GRACE_SECONDS = 5
     game = under_way(alice, bob)
-    began = restart_closed(game, 0, closed_ago=30, turn_ago=27)
-    services.arrive([(game.pk, "chan.a", alice)])
+    now, began = restart_closed(game, 0, closed_ago=2, turn_ago=10)
+    assert services.back_after_restart(game.pk, 0, now) == timedelta(seconds=2)
     game = refresh(game)
-    # The close was 30 s ago, its grace ended 25 s ago; the turn ran 2 s of it.
     assert game.turn_started_at == began + timedelta(seconds=2)
     assert game.server_closed0_at is None
-    services.arrive([(game.pk, "chan.a2", alice)])   # once only
+    # Once: a second page of theirs gets nothing more.
+    assert services.back_after_restart(game.pk, 0, now) is None
     assert refresh(game).turn_started_at == began + timedelta(seconds=2)
 
 
-def test_a_restart_gives_back_at_most_the_grace(alice, bob, settings):
+def test_a_restart_gives_back_only_what_ran_of_the_players_turn(alice, bob, settings):
     settings.PLAY_RESTART_GRACE_SECONDS = 5
     game = under_way(alice, bob)
-    began = restart_closed(game, 0, closed_ago=12, turn_ago=20)
-    services.arrive([(game.pk, "chan.a", alice)])
+    # Closed 12 s ago, the grace ended 7 s ago: at most 5 s.
+    now, began = restart_closed(game, 0, closed_ago=12, turn_ago=20)
+    assert services.back_after_restart(game.pk, 0, now) == timedelta(seconds=5)
     assert refresh(game).turn_started_at == began + timedelta(seconds=5)
+    # Their turn began 1 s after the close (the opponent moved meanwhile): from then.
+    now, began = restart_closed(game, 0, closed_ago=3, turn_ago=2)
+    assert services.back_after_restart(game.pk, 0, now) == timedelta(seconds=2)
 
 
 def test_a_restart_gives_nothing_to_the_player_not_to_move(alice, bob):
     game = under_way(alice, bob)
-    began = restart_closed(game, 1, closed_ago=2, turn_ago=3)   # alice to move
-    services.arrive([(game.pk, "chan.b", bob)])
+    now, began = restart_closed(game, 1, closed_ago=2, turn_ago=3)   # alice to move
+    assert services.back_after_restart(game.pk, 1, now) is None
     game = refresh(game)
     assert game.turn_started_at == began and game.server_closed1_at is None
 
