@@ -13,7 +13,8 @@ two player pages per game. Each page behaves like static/js/socket.js and docs/p
 client: it reconnects after a cut (500 ms x 0.75-1.25, doubling; after a stopping process's
 4012 close at once, within 150 ms), resends an unanswered `play`
 with the same ply (answered `repeat` if it had been stored), asks for a `snapshot` when a move
-has no answer within 3 s, and resends after `server_error`.
+has no answer within 3 s, and resends after `server_error` and after a snapshot without it
+(game.js drops its pending move on a snapshot; the person plays it again).
 
 Faults, one after the other while the games move:
 
@@ -73,6 +74,7 @@ MINUTES = 60             # each side's clock: no flag falls during a run
 DRAIN_S = 2              # READY_DRAIN_SECONDS of the Daphne processes
 SPREAD_S = 5             # DRAIN_SPREAD_SECONDS: then their sockets close over this long
 OVERCHARGE_S = 1.0       # a move charged this much beyond its page's time counts in the table
+PERF_TO_WALL = time.time() - time.perf_counter()   # the pages' moments as the server's clock
 
 
 # --- set-up (run in a child process with the servers' environment) -------------------------
@@ -127,6 +129,7 @@ class Run:
         self.sent_first = {}            # (game, ply) -> perf time of the first send
         self.heard_first = {}           # (game, ply, side) -> perf time the page knew of ply
         self.phase_of_send = {}         # (game, ply) -> phase
+        self.cuts = defaultdict(list)   # (game, side) -> [(cut, back)] of its pages
         self.pages = []
         # Pages closed with 4012 come back at once (static/js/socket.js); off: the back-off
         # as after any close, as the page did before.
@@ -207,6 +210,10 @@ class Page:
                 self.send_soon({"type": "snapshot"})
         elif kind == "end":
             self.status = "finished"
+        elif kind == "clocks" and message.get("player") == self.side:
+            # A restart's gap given back to this page's player (docs/protocol.md).
+            notes = self.run.phase.notes
+            notes["gaps_given_back"] = notes.get("gaps_given_back", 0) + 1
         elif kind == "error":
             self.run.phase.errors[message.get("code")] += 1
             self.answers.put_nowait(("error", message.get("code")))
@@ -255,6 +262,7 @@ class Page:
                 continue
             if count:
                 back = time.perf_counter()
+                self.run.cuts[(self.game, self.side)].append((cut, back))
                 phase.reconnects.append(back - cut)
                 phase.reconnect_parts.append((self.connecting_at - cut,
                                               self.handshaken_at - self.connecting_at,
@@ -308,6 +316,11 @@ async def make_move(run, mover, ply, action):
                 kind, what = await asyncio.wait_for(mover.answers.get(), left)
             except (TimeoutError, asyncio.TimeoutError):
                 continue
+            if kind == "snapshot" and mover.closed_at is None and len(mover.actions) == ply:
+                # A snapshot without it: not stored (a move sent into a socket a restart closed,
+                # lost). game.js drops its pending move on a snapshot and the person plays it
+                # again; the same ply, so `repeat` if it was stored meanwhile after all.
+                break
             if kind == "repeat" and what == ply:
                 run.phase_of_send[key].acked.append((mover.game, ply, action))
                 if len(mover.actions) == ply:
@@ -650,6 +663,11 @@ def verify(run, phase, database_url, moves_of):
     """The row of `phase`, from the play_action rows as they are once it has ended (a later
     fault cannot change what it stored, nor add to what it sent)."""
     by_game, _ = stored(database_url, list(moves_of))
+    with bench_db(database_url) as db:
+        stored_at = {(g, ply): at for g, ply, at in db.execute(
+            "SELECT game_id, ply, extract(epoch from created_at)::float FROM play_action "
+            "WHERE game_id = ANY(%s)", [list(moves_of)]).fetchall()}
+    delays = []
     rows = {(g, ply): (action, r0, r1) for g, items in by_game.items()
             for ply, action, r0, r1 in items}
     duplicated = 0
@@ -666,6 +684,7 @@ def verify(run, phase, database_url, moves_of):
             parts[f"{name}_p99/max_s"] = (f"{percentile(samples, 0.99):.2f}/"
                                           f"{max(samples):.2f}")
     over = []
+    kinds = Counter()
     for (g, ply), sent_phase in run.phase_of_send.items():
         if sent_phase is not phase.original or ply < 2 or (g, ply) not in rows or \
                 (g, ply - 1) not in rows:
@@ -677,6 +696,18 @@ def verify(run, phase, database_url, moves_of):
         if before is None or after is None or heard is None or sent is None:
             continue
         over.append((before - after) / 1000 - (sent - heard))
+        if over[-1] > OVERCHARGE_S:
+            # Which overcharged moves had their mover's page cut (closed, back) between
+            # hearing the previous action and sending this one.
+            cut = any(heard - 10 < c < sent for c, _ in run.cuts.get((g, side), ()))
+            other = any(heard - 10 < c < sent for c, _ in run.cuts.get((g, 1 - side), ()))
+            kinds[("mover cut" if cut else "mover not cut") +
+                  (", opponent cut" if other else "")] += 1
+            if (g, ply - 1) in stored_at and (g, ply) in stored_at:
+                # Where it went: the previous action's news reaching the page, and this one
+                # from the page's send to its row.
+                delays.append((heard + PERF_TO_WALL - stored_at[(g, ply - 1)],
+                               stored_at[(g, ply)] - (sent + PERF_TO_WALL), over[-1]))
     return {
         "acked": len(phase.acked), "lost": lost, "duplicated": duplicated,
         "reconnects": len(phase.reconnects), "not_back": phase.not_back,
@@ -685,7 +716,19 @@ def verify(run, phase, database_url, moves_of):
         "errors": dict(phase.errors),
         "overcharge_max": max(over, default=None),
         "overcharged": sum(1 for o in over if o > OVERCHARGE_S),
-        **parts, **phase.notes}
+        **parts, **({"overcharged_by": dict(kinds)} if kinds else {}),
+        **({"overcharged_news_delay_max_s": round(max(d[0] for d in delays), 2),
+            "overcharged_store_delay_max_s": round(max(d[1] for d in delays), 2),
+            # The server's slowness, not a gap: over half of the charge beyond the page's
+            # time is the news's way to the page and the move's way to its row.
+            "overcharged_mostly_news_or_store": sum(1 for n, st, o in delays if n + st > o / 2),
+            # What is left once those are taken off: the gap a restart made, charged.
+            "gap_charged_over_1s": sum(1 for n, st, o in delays
+                                       if o - max(n, 0) - max(st, 0) > OVERCHARGE_S),
+            "gap_charged_max_s": round(max(o - max(n, 0) - max(st, 0) for n, st, o in delays),
+                                       2)}
+           if delays else {}),
+        **phase.notes}
 
 
 def percentile(samples, q):
