@@ -26,6 +26,14 @@ from dataclasses import dataclass, field
 
 from websockets.asyncio.client import connect
 
+try:
+    # A sixth of a load generator's CPU went to parsing the broadcasts with json (profiled in
+    # bench/scaling.py's workers): with several server processes the clients must not be what
+    # saturates.
+    from orjson import loads
+except ImportError:
+    from json import loads
+
 OPEN_TIMEOUT = 60        # seconds for a handshake + first snapshot, even behind 2,000 others
 BROADCAST_TIMEOUT = 10   # a move whose broadcast takes longer is given up (its game with it)
 CONNECTS_AT_ONCE = 64    # handshakes in flight at a time
@@ -129,7 +137,7 @@ class RoomSocket:
                                 additional_headers=headers, open_timeout=OPEN_TIMEOUT,
                                 compression=None, max_size=2 ** 22, ping_interval=None)
         while True:  # the first snapshot says the socket has joined the room's group
-            message = json.loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))
+            message = loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))
             if message.get("type") == "snapshot":
                 break
             if message.get("type") == "error":
@@ -140,7 +148,7 @@ class RoomSocket:
         try:
             async for text in self.ws:
                 arrived = time.perf_counter()
-                message = json.loads(text)
+                message = loads(text)
                 kind = message.get("type")
                 if kind in ("action", "play") and "ply" in message:
                     self.game.heard(self, message["ply"], arrived)

@@ -17,7 +17,7 @@ scaled by N (a game = 2 players + 2 spectators, one websocket each, Hadron 7x7):
 
 A game's two players are on different processes (its slot's pair: process i and i+1, live
 load's pg2), its spectators on both; with N = 1 all four on the one. The load comes from one
-load generator process per `--per-loadgen` server processes (bench/loadgen.py in each, sharing
+load generator process per `--per-loadgen` server processes (3) (bench/loadgen.py in each, sharing
 one measured window), so that the clients are never what saturates.
 
 Cores (when there are enough: N_max + load generators + 2): server process i on core i, the
@@ -102,10 +102,33 @@ def pin_tree(pid, cores):
 
 # -- cores -----------------------------------------------------------------------------------
 
+def sibling_rank(cpu):
+    """0 for the first hardware thread of a physical core, 1 for its second (SMT), ..."""
+    try:
+        text = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list").read_text().strip()
+    except OSError:
+        return 0
+    siblings = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        siblings += range(int(first), int(last or first) + 1)
+    return sorted(siblings).index(cpu) if cpu in siblings else 0
+
+
+def machine():
+    """The CPU model, logical CPUs allowed, and hardware threads a physical core."""
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), "?")
+    allowed = sorted(os.sched_getaffinity(0))
+    return {"model": model, "cpus": len(allowed),
+            "threads_per_core": max(sibling_rank(cpu) for cpu in allowed) + 1}
+
+
 def layout(most_processes, per_loadgen):
     """{"servers": [...], "loadgens": [...], "postgres": [...], "redis": [...]} cores, or None
-    where there are too few to give each its own."""
-    allowed = sorted(os.sched_getaffinity(0))
+    where there are too few to give each its own. With SMT, first threads first: the servers
+    then get physical cores of their own as long as there are enough."""
+    allowed = sorted(os.sched_getaffinity(0), key=lambda cpu: (sibling_rank(cpu), cpu))
     loadgens = math.ceil(most_processes / per_loadgen)
     if len(allowed) < most_processes + loadgens + 2:
         return None
@@ -248,9 +271,16 @@ def worker(config_path):
         line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         return float(line)
 
-    stats, measured = asyncio.run(loadgen.run_load(
+    load = loadgen.run_load(
         loadgen.Target("tessera", config["servers"]), slots, config["think"], config["warmup"],
-        config["duration"], lambda: (0.0, 0), probe_room=config["probe_room"], start=start))
+        config["duration"], lambda: (0.0, 0), probe_room=config["probe_room"], start=start)
+    if os.environ.get("SCALING_PROFILE"):   # where a load generator's CPU goes: a cProfile dump
+        import cProfile
+        profile = cProfile.Profile()
+        stats, measured = profile.runcall(asyncio.run, load)
+        profile.dump_stats(config["result"] + ".prof")
+    else:
+        stats, measured = asyncio.run(load)
     Path(config["result"]).write_text(json.dumps({
         "latencies": stats.latencies, "probes": stats.probes, "carried": stats.carried,
         "sent": stats.sent, "stuck": stats.stuck, "exhausted": stats.exhausted,
@@ -267,25 +297,26 @@ def slots_of(made, moves, urls):
             for i, s in enumerate(made)]
 
 
-def measure_processes(args, n, template, scratch, cores, all_moves, phases):
+def measure_processes(args, n, template, scratch, cores, all_moves, phases, result, saved, late):
+    """Both runs with `n` processes, into `result` as they end (`saved()` after each); the
+    paced run is left out when `late()` (past --deadline)."""
     backend = live_load.Backend("pg1", args.site, scratch, template=template)
     counter = iter(range(10 ** 9))
 
     def moves():
         return all_moves[next(counter) % len(all_moves)]
+    servers = []
     try:
         paced = {"kind": "paced", "games": args.paced_games * n, "think": args.paced_think}
         sat = {"kind": "saturation", "games": args.sat * n, "think": 0.0}
         started = time.perf_counter()
         setup_cores = cores["servers"] + cores["loadgens"] if cores else None
         jobs = {}
-        if paced["games"]:
-            jobs[f"n{n}p"] = (paced["games"], live_load.games_per_slot(paced, "tessera", args.warmup, args.duration, n), 0)
         if sat["games"]:
             jobs[f"n{n}s"] = (sat["games"], live_load.games_per_slot(sat, "tessera", args.warmup, args.duration, n), 1)
+        if paced["games"]:
+            jobs[f"n{n}p"] = (paced["games"], live_load.games_per_slot(paced, "tessera", args.warmup, args.duration, n), 0)
         made = set_up_games(backend, jobs, args.setup_processes, setup_cores)
-        paced_made, _ = made.get(f"n{n}p", ([], []))
-        sat_made, spare = made.get(f"n{n}s", ([], []))
         phases[f"n{n} set-up"] = time.perf_counter() - started
 
         started = time.perf_counter()
@@ -298,26 +329,39 @@ def measure_processes(args, n, template, scratch, cores, all_moves, phases):
         phases[f"n{n} start"] = time.perf_counter() - started
         urls = [s.url for s in servers]
         parts = Parts(servers, args.postgres_pid, args.redis_pid)
-        result = {"processes": n}
-        try:
-            for name, run, made in (("paced", paced, paced_made), ("sat", sat, sat_made)):
-                if not made:
-                    continue
-                started = time.perf_counter()
-                result[name] = run_once(args, parts, urls, slots_of(made, moves, urls), run["think"],
-                                        spare[0] if name == "sat" else None, cores, scratch, f"n{n}{name}")
-                phases[f"n{n} {name}"] = time.perf_counter() - started
-                print(f"  N={n} {name}: {result[name]['carried']:.0f} moves/s, "
-                      f"{time.perf_counter() - started:.0f} s (connect {result[name]['connect_s']:.1f} s)",
-                      file=sys.stderr, flush=True)
-        finally:
+        # The saturation run first: the scaling table's own figure, kept when time runs out.
+        for name, run in (("sat", sat), ("paced", paced)):
+            slots, spare = made.get(f"n{n}{name[0]}", ([], []))
+            if not slots:
+                continue
+            if name == "paced" and late():
+                print(f"  N={n} paced: left out, past the deadline", file=sys.stderr, flush=True)
+                continue
             started = time.perf_counter()
-            for server in servers:
-                server.stop()
-            phases[f"n{n} stop"] = time.perf_counter() - started
-        return result
+            result[name] = run_once(args, parts, urls, slots_of(slots, moves, urls), run["think"],
+                                    spare[0] if spare else None, cores, scratch, f"n{n}{name}")
+            phases[f"n{n} {name}"] = time.perf_counter() - started
+            print(f"  N={n} {name}: {result[name]['carried']:.0f} moves/s, "
+                  f"{time.perf_counter() - started:.0f} s (connect {result[name]['connect_s']:.1f} s)",
+                  file=sys.stderr, flush=True)
+            saved()
     finally:
+        started = time.perf_counter()
+        for server in servers:
+            server.stop()
+        result["server_log_errors"] = sum(log_errors(server.log_path) for server in servers)
+        phases[f"n{n} stop"] = time.perf_counter() - started
         backend.cleanup()
+
+
+def log_errors(path):
+    """ERROR lines in a server's log (not the WARNING lines, some with a traceback, of the
+    snapshot budget's Redis pool filled by thousands of handshakes at once: allowed, as designed)."""
+    try:
+        text = Path(path).read_text(errors="replace")
+    except OSError:
+        return 0
+    return sum(1 for line in text.splitlines() if " ERROR " in line)
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -362,6 +406,8 @@ def table(args, results, cores):
         shares = sat.get("server_shares") or []
         errors = sum((sat.get("errors") or {}).values()) + sum((paced.get("errors") or {}).values())
         trouble = [f"{errors}"]
+        if r.get("server_log_errors"):
+            trouble.append(f"server log errors {r['server_log_errors']}")
         for what, key in (("stuck", "stuck"), ("out of games", "exhausted")):
             count = (sat.get(key) or 0) + (paced.get(key) or 0)
             if count:
@@ -393,7 +439,11 @@ def parse_args(argv=None):
     parser.add_argument("--paced", default="500x5", help="paced games per process x think seconds (500x5; 0 for none)")
     parser.add_argument("--duration", type=float, default=10, help="measured seconds per run (10)")
     parser.add_argument("--warmup", type=float, default=3, help="seconds before measuring (3)")
-    parser.add_argument("--per-loadgen", type=int, default=2, help="server processes per load generator process (2)")
+    # 3: on 16 cores, 3 load generators and 4 cores for PostgreSQL at N = 8. Measured on 2 cores
+    # (bench/scaling_device.sh, N = 1 and 2): per move a server process 4.3-4.6 ms of CPU,
+    # PostgreSQL 1.6-1.7, a load generator 0.8, Redis 0.1; so 8 saturated processes ask ~3
+    # PostgreSQL cores, and a load generator for 3 of them stays about half busy.
+    parser.add_argument("--per-loadgen", type=int, default=3, help="server processes per load generator process (3)")
     parser.add_argument("--setup-processes", type=int, default=6,
                         help="set-up processes a run (6; the two runs' at once, on the servers' and load generators' cores)")
     parser.add_argument("--postgres-pid", type=int, help="PostgreSQL's postmaster: measured, and pinned with --pin-services")
@@ -404,6 +454,9 @@ def parse_args(argv=None):
     parser.add_argument("--site", type=Path, default=ROOT, help="checkout whose servers run (this one)")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (servers' logs)")
+    parser.add_argument("--logs", type=Path, help="copy the servers' logs (their last 100 kB) here")
+    parser.add_argument("--deadline", type=float,
+                        help="seconds from the start after which no further N (nor paced run) begins")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if not args.worker:
@@ -420,10 +473,17 @@ def parse_args(argv=None):
 
 
 def raise_open_files():
-    """Thousands of sockets in one process: the soft limit up to the hard one (children inherit)."""
+    """Thousands of sockets in one process: at least 65,536 open files where allowed (root may
+    raise the hard limit), else the hard limit; the children inherit it."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
+    finite = hard != resource.RLIM_INFINITY
+    for limits in ((max(hard, 65536), max(hard, 65536)) if finite else (65536, hard), (hard, hard)):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, limits)
+            break
+        except (ValueError, OSError):
+            pass
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def main(argv=None):
@@ -434,6 +494,7 @@ def main(argv=None):
     began = time.perf_counter()
     files = raise_open_files()
     cores = layout(max(args.processes), args.per_loadgen)
+    box = machine()
     if cores:
         os.sched_setaffinity(0, set(cores["postgres"]))
         if args.pin_services:
@@ -445,25 +506,36 @@ def main(argv=None):
                  f"PostgreSQL on {cores['postgres']}, Redis on {cores['redis']}"
                  + ("" if args.pin_services else " (PostgreSQL and Redis as they were started)"))
     else:
-        where = f"{os.cpu_count()} cores: too few to give each part its own, nothing pinned"
-    print(f"site {args.site}; processes {args.processes}; sat{args.sat} and {args.paced} per process; "
-          f"warm-up {args.warmup:g} s, measured {args.duration:g} s; {where}; open files {files}", flush=True)
+        where = "too few cores to give each part its own: nothing pinned"
+    print(f"{box['model']}, {box['cpus']} CPUs, {box['threads_per_core']} thread(s) a core; site {args.site}; "
+          f"processes {args.processes}; sat{args.sat} and {args.paced} a process; warm-up {args.warmup:g} s, "
+          f"measured {args.duration:g} s; {where}; open files {files}", flush=True)
     scratch = Path(tempfile.mkdtemp(prefix="tessera-scaling-"))
-    phases, results, template = {}, [], None
-    speeds = []
+    phases, results, template, speeds = {}, [], None, []
+
+    def saved():
+        if args.json:   # as it goes: what was measured survives a later failure or time-out
+            args.json.write_text(json.dumps({"results": results, "phases": phases, "cores": cores,
+                                             "machine": box, "speeds": speeds,
+                                             "args": {k: str(v) for k, v in vars(args).items()}}, indent=1))
+
+    def late():
+        return args.deadline is not None and time.perf_counter() - began > args.deadline
     try:
         started = time.perf_counter()
         template = live_load.Backend("pg1", args.site, scratch)
         template.migrate()
         phases["migrate"] = time.perf_counter() - started
-        started = time.perf_counter()
         all_moves = loadgen.hadron_games(512, seed=2024)
-        phases["moves"] = time.perf_counter() - started
         speeds.append(live_load.speed_probe(cores["servers"][0] if cores else None))
         for n in args.processes:
-            results.append(measure_processes(args, n, template.database, scratch, cores, all_moves, phases))
-            if args.json:   # as it goes: what was measured survives a later failure
-                args.json.write_text(json.dumps({"results": results, "phases": phases, "cores": cores}, indent=1))
+            if late():
+                print(f"  N={n}: left out, past the deadline", file=sys.stderr, flush=True)
+                continue
+            results.append({"processes": n})
+            measure_processes(args, n, template.database, scratch, cores, all_moves, phases,
+                              results[-1], saved, late)
+            saved()
             print(table(args, results[-1:], cores).splitlines()[-1], flush=True)
         speeds.append(live_load.speed_probe(cores["servers"][0] if cores else None))
     finally:
@@ -471,22 +543,28 @@ def main(argv=None):
             server.stop()
         if template:
             template.cleanup()
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for log in scratch.glob("*.log"):   # the servers', their last 100 kB
+                with open(log, "rb") as source:
+                    source.seek(max(0, log.stat().st_size - 100_000))
+                    (args.logs / log.name).write_bytes(source.read())
         if args.keep:
             print(f"servers' logs kept in {scratch}", file=sys.stderr)
         else:
             shutil.rmtree(scratch, ignore_errors=True)
-    phases["all"] = time.perf_counter() - began
-    print("\n" + table(args, results, cores))
-    print(f"\nsat: {args.sat} games a process, no think time; paced: {args.paced} a process (games x "
-          f"seconds between a game's moves). Latency: a move's send to its broadcast at each socket. "
-          f"CPU in the {args.duration:g} s window of the sat run; busy: CPU / (window x the part's "
-          f"cores), one core a server process, one for Redis. Machine speed: a 5-million-step Python "
-          f"loop took {min(speeds) * 1000:.0f}-{max(speeds) * 1000:.0f} ms on a server core.")
-    print("Phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in phases.items()))
-    if args.json:
-        args.json.write_text(json.dumps({"results": results, "phases": phases, "cores": cores,
-                                         "speeds": speeds, "args": {k: str(v) for k, v in vars(args).items()}},
-                                        indent=1))
+        phases["all"] = time.perf_counter() - began
+        saved()
+        # Also after an interruption (a time-out's SIGTERM): the table of what was measured.
+        print("\n" + table(args, results, cores))
+        print(f"\nsat: {args.sat} games a process, no think time; paced: {args.paced} a process (games x "
+              f"seconds between a game's moves). Latency: a move's send to its broadcast at each socket, "
+              f"ms. CPU in the {args.duration:g} s window of the sat run; busy: CPU / (window x the "
+              f"part's cores), one core a server process, one for Redis. Machine speed: a "
+              f"5-million-step Python loop took "
+              + (f"{min(speeds) * 1000:.0f}-{max(speeds) * 1000:.0f} ms" if speeds else "-")
+              + " on a server core.")
+        print("Phases (s): " + ", ".join(f"{k} {v:.1f}" for k, v in phases.items()), flush=True)
     return results
 
 

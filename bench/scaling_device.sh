@@ -26,6 +26,9 @@ PG_OS_USER=${PG_OS_USER:-nobody}
 now() { "$PY" -c 'import time; print(f"{time.monotonic():.2f}")'; }
 since() { "$PY" -c "import sys, time; print(f'{time.monotonic() - float(sys.argv[1]):.1f}')" "$1"; }
 began=$(now)
+for part in site.tar.xz root.tar.xz; do
+  [ -f "$KIT/$part" ] || { echo "no $KIT/$part: build the kit first (bash bench/scaling_kit.sh)" >&2; exit 2; }
+done
 
 rm -rf "$T" && mkdir -p "$T/site" "$T/root" "$T/pg/sock" "$OUTDIR"
 chmod 755 "$T"
@@ -37,7 +40,7 @@ unpack() {   # tar's -J needs the xz program, which a minimal system may lack; P
 unpack "$KIT/site.tar.xz" "$T/site" & site_job=$!
 unpack "$KIT/root.tar.xz" "$T/root" & root_job=$!
 wait "$site_job"; wait "$root_job"
-echo "kit unpacked in $(since "$t") s ($(du -sh "$T" | cut -f1))"
+echo "kit unpacked in $(since "$t") s (the folder cleared and made in $(since "$began") s in all)"
 export PYTHONPATH="$T/site"
 LIBS="$T/root/usr/lib/x86_64-linux-gnu:$T/root/lib/x86_64-linux-gnu"
 PGBIN="$T/root/usr/lib/postgresql/15/bin"
@@ -55,7 +58,10 @@ os.execvp(sys.argv[3], sys.argv[3:])' "$PG_OS_USER" "$LIBS" "$@"
 PGPID=""; REDISPID=""
 stop_services() {
   if [ -n "$PGPID" ]; then as_pg "$PGBIN/pg_ctl" -D "$T/pg/data" -m immediate stop >/dev/null 2>&1 || true; fi
-  if [ -n "$REDISPID" ]; then kill "$REDISPID" 2>/dev/null || true; fi
+  if [ -n "$REDISPID" ]; then
+    kill "$REDISPID" 2>/dev/null || true
+    for _ in $(seq 50); do [ -e "/proc/$REDISPID" ] || break; sleep 0.1; done
+  fi
 }
 trap stop_services EXIT
 
@@ -84,7 +90,7 @@ limit=()
 [ -n "${SCALING_TIMEOUT:-}" ] && limit=(timeout -s TERM "$SCALING_TIMEOUT")
 status=0
 "${limit[@]}" "$PY" bench/scaling.py --postgres-pid "$PGPID" --redis-pid "$REDISPID" --pin-services \
-  --json "$OUTDIR/scaling.json" "$@" 2>&1 | tee "$OUTDIR/scaling.txt" || status=$?
+  --json "$OUTDIR/scaling.json" --logs "$OUTDIR/logs" "$@" 2>&1 | tee "$OUTDIR/scaling.txt" || status=$?
 cp "$T/pg/postgres.log" "$T/redis.log" "$OUTDIR/" 2>/dev/null || true
 echo "all: $(since "$began") s"
 exit "$status"

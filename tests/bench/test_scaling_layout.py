@@ -13,9 +13,18 @@ import scaling  # noqa: E402
 
 def test_on_sixteen_cores_every_part_has_cores_of_its_own(monkeypatch):
     monkeypatch.setattr(scaling.os, "sched_getaffinity", lambda pid: set(range(16)))
-    cores = scaling.layout(8, per_loadgen=2)
-    assert cores == {"servers": list(range(8)), "loadgens": [8, 9, 10, 11],
-                     "postgres": [12, 13, 14], "redis": [15]}
+    cores = scaling.layout(8, per_loadgen=3)
+    assert cores == {"servers": list(range(8)), "loadgens": [8, 9, 10],
+                     "postgres": [11, 12, 13, 14], "redis": [15]}
+
+
+def test_with_smt_the_servers_get_first_threads_of_distinct_physical_cores(monkeypatch):
+    monkeypatch.setattr(scaling.os, "sched_getaffinity", lambda pid: set(range(16)))
+    # cpus 2k and 2k + 1 are the two threads of physical core k
+    monkeypatch.setattr(scaling, "sibling_rank", lambda cpu: cpu % 2)
+    cores = scaling.layout(8, per_loadgen=3)
+    assert cores["servers"] == [0, 2, 4, 6, 8, 10, 12, 14]
+    assert cores["redis"] == [15]
 
 
 def test_too_few_cores_pin_nothing(monkeypatch):
