@@ -238,9 +238,14 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     def session(self):
         """The session key of the handshake (None for a token's: its cookie is not read)."""
-        from live.auth import session_key
+        # Every action asks it: the cookie header is parsed once per socket.
+        try:
+            return self._session
+        except AttributeError:
+            from live.auth import session_key
 
-        return None if self.token() is not None else session_key(self.scope)
+            self._session = None if self.token() is not None else session_key(self.scope)
+            return self._session
 
     def checked(self, service):
         """`service` run only while this socket's session still names its user (or its
