@@ -38,6 +38,7 @@ from django.utils import timezone
 
 import games
 from live.sockets import Refusal
+from live.sql import update
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action
 from play.endings import end_game, end_if_due, lapse_takeback, played_out_text, winner_of
@@ -88,7 +89,10 @@ def start_game(*, game, options, players, time_control, rematch_of=None, rated=F
             # not block the game (it is aborted, play.lapses).
             record.turn_started_at = clock_start(record, 0, record.created_at)
             fields.append("turn_started_at")
-        record.save(update_fields=fields)
+        # What save(update_fields=fields) writes, in a statement written once (live.sql):
+        # an arena's turnover starts a dozen games a second on the writer.
+        fields = record.fields_to_save(fields)
+        update(Game, record.pk, **{field: getattr(record, field) for field in fields})
         broadcast.announce(record, "started")
     return record
 
