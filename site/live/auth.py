@@ -153,17 +153,20 @@ def verified(session_hash, user):
                    for fallback in user.get_session_auth_fallback_hash()))
 
 
-async def user_of(scope):
-    """The user of a handshake's scope (event loop; the reads run on a reader thread)."""
-    key = session_key(scope)
+async def user_of(scope, key=None):
+    """The user of a handshake's scope (event loop; the reads run on a reader thread);
+    `key`: its session cookie, if already read."""
+    key = key or session_key(scope)
     if not key:
         return AnonymousUser()
     return await lanes.read(handshake_user, key)
 
 
 class SessionAuthMiddleware:
-    """ASGI middleware for websockets: `scope["user"]` from the session cookie, or from the
-    API token of an `Authorization` header (then `scope["token"]` is its TokenGrant)."""
+    """ASGI middleware for websockets: `scope["user"]` from the session cookie (and
+    `scope["session_key"]`, the cookie, which each action checks again: live.sessions), or
+    from the API token of an `Authorization` header (then `scope["token"]` is its
+    TokenGrant)."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -171,7 +174,8 @@ class SessionAuthMiddleware:
     async def __call__(self, scope, receive, send):
         secret = bearer_secret(scope)
         if secret is None:
-            scope = dict(scope, user=await user_of(scope), token=None)
+            key = session_key(scope)
+            scope = dict(scope, user=await user_of(scope, key), token=None, session_key=key)
             return await self.inner(scope, receive, send)
         found = await lanes.write(bearer.grant, secret) if secret else None
         if found is None:

@@ -238,13 +238,18 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     def session(self):
         """The session key of the handshake (None for a token's: its cookie is not read)."""
-        # Every action asks it: the cookie header is parsed once per socket.
+        # Every action asks it: the cookie header is parsed once, at the handshake
+        # (live.auth.SessionAuthMiddleware), or once per socket where a scope lacks it.
+        if self.token() is not None:
+            return None
+        if "session_key" in self.scope:
+            return self.scope["session_key"]
         try:
             return self._session
         except AttributeError:
             from live.auth import session_key
 
-            self._session = None if self.token() is not None else session_key(self.scope)
+            self._session = session_key(self.scope)
             return self._session
 
     def checked(self, service):
