@@ -171,9 +171,7 @@ def arrive(arrivals):
     found = {}
     for start in range(0, len(ids), ARRIVING_GAMES):
         # What arriving needs of a game: its players, and since when each has been away.
-        found.update((game.pk, game) for game in Game.objects.filter(
-            pk__in=ids[start:start + ARRIVING_GAMES]).only(
-            "pk", "player0_id", "player1_id", "absent0_since", "absent1_since"))
+        found.update(statements.arriving(ids[start:start + ARRIVING_GAMES]))
     counted = set()
     with transaction.atomic():
         # In the games' order: a player's arrival may UPDATE the game's row (absent no more),
