@@ -13,7 +13,7 @@ import pytest
 import redis
 
 import games
-from tests.ws.live_client import LiveSocket, log_in
+from tests.ws.live_client import LiveSocket, log_in, open_and_make_the_first_move
 from tests.ws.messages import WAIT
 
 pytestmark = pytest.mark.scale
@@ -103,11 +103,7 @@ def test_a_game_whose_group_redis_lost_catches_up_within_one_keep_alive(
         p1 = LiveSocket(b, path, sessions[second], "player 1 on B")
         watcher = LiveSocket(b, path, sessions[fan], "spectator on B")
         tabs = (p0, p1, watcher)
-        for tab in tabs:
-            await tab.open()
-        await p0.send(type="play", ply=0, action="c3")
-        for tab in tabs:
-            await tab.expect("action")
+        await open_and_make_the_first_move(*tabs)
         lose_the_group(layer, (a, b), game_id)
         # The next action is stored; with the default layer nobody hears it, not even its
         # sender; with pub/sub, those whose process has subscribed again by then do.
@@ -148,11 +144,7 @@ def test_a_process_whose_subscriber_reconnects_tells_its_pages_the_ply_at_once(
     async def scenario():
         p0 = LiveSocket(a, path, sessions[first], "player 0 on A")
         p1 = LiveSocket(b, path, sessions[second], "player 1 on B")
-        for tab in (p0, p1):
-            await tab.open()
-        await p0.send(type="play", ply=0, action="c3")
-        for tab in (p0, p1):
-            await tab.expect("action")
+        await open_and_make_the_first_move(p0, p1)
         lose_the_group("pubsub", (a, b), game_id)
         for tab in (p0, p1):
             sync = await tab.expect("sync")
