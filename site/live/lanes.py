@@ -136,7 +136,7 @@ def threads(kind):
 def shutdown(wait=0):
     """Stop taking jobs; jobs already running finish (their transactions commit), then each
     thread closes its connection and ends (Waiting._get). `wait`: seconds to wait for the
-    threads to end (tests, before their database is flushed or dropped)."""
+    threads to end (tests: before their database is dropped)."""
     with _pools_lock:
         stopping = list(_pools.values())
         for executor in stopping:
