@@ -30,7 +30,7 @@ import functools
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db import connections, router, transaction
+from django.db import connections, router
 from django.db.models.signals import post_save
 from django.utils import timezone
 
