@@ -84,17 +84,18 @@ def parse_run(name):
     raise SystemExit(f"unknown run {name!r}: GxT (50x1), satG (sat100) or idleN (idle1000)")
 
 
-def games_per_slot(run, kind, warmup, duration):
+def games_per_slot(run, kind, warmup, duration, processes=1):
     """Enough games for a slot to play through warm-up and window (bounded: MAX_GAMES); a slot
-    that still runs out stops, and the table says so ("out of games")."""
+    that still runs out stops, and the table says so ("out of games"). `processes`: server
+    processes sharing the load (bench/scaling.py), each with the capacity and bound of one."""
     if run["kind"] == "idle":
         return 0
     if run["think"]:
         rate = 1 / run["think"]
     else:
-        rate = min(ONE_GAME_MOVES_PER_SECOND, SATURATION_CAPACITY[kind] / run["games"])
+        rate = min(ONE_GAME_MOVES_PER_SECOND, SATURATION_CAPACITY[kind] * processes / run["games"])
     wanted = math.ceil((warmup + duration + 1) * rate / SHORTEST_GAME) + 1
-    return max(1, min(wanted, MAX_GAMES[kind] // run["games"]))
+    return max(1, min(wanted, MAX_GAMES[kind] * processes // run["games"]))
 
 
 # -- processes --------------------------------------------------------------------------------
@@ -227,7 +228,7 @@ def periodic_runs(servers, marks):
 class Backend:
     """A database (and Redis) for one backend, and the environment of its server processes."""
 
-    def __init__(self, name, site, scratch, base=None):
+    def __init__(self, name, site, scratch, base=None, template=None):
         self.name, self.site, self.scratch, self.base = name, site, scratch, base
         self.processes = 2 if name == "pg2" else 1
         self.token = secrets.token_hex(4)
@@ -243,9 +244,11 @@ class Backend:
             self.database = f"bench_{self.token}"
             self.database_url = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + self.database
             self.redis_url = os.environ["REDIS_URL"]
-            self.admin("CREATE DATABASE")
+            # A copy of an already migrated database (bench/scaling.py): a file copy, where
+            # migrating takes many seconds.
+            self.admin("CREATE DATABASE", f' TEMPLATE "{template}"' if template else "")
 
-    def admin(self, statement):
+    def admin(self, statement, clause=""):
         import dj_database_url
         import psycopg
         config = dj_database_url.parse(os.environ["DATABASE_URL"])
@@ -253,7 +256,7 @@ class Backend:
                              password=config["PASSWORD"] or None, host=config["HOST"] or None,
                              port=config["PORT"] or None, autocommit=True) as connection:
             suffix = " WITH (FORCE)" if statement.startswith("DROP") else ""
-            connection.execute(f'{statement} "{self.database}"{suffix}')
+            connection.execute(f'{statement} "{self.database}"{clause}{suffix}')
 
     def site_of(self, kind):
         """The checkout whose code serves (and sets up) `kind`: `base` is --base's."""
@@ -268,8 +271,10 @@ class Backend:
         env.update(
             SECRET_KEY=BENCH_SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
             DATABASE_URL=self.database_url, PYTHONUNBUFFERED="1",
-            PYTHONPATH=os.pathsep.join(paths + [str(self.site_of(kind) / "site"),
-                                                str(self.site_of(kind))]),
+            # The bench's own PYTHONPATH after the site's: where the packages are when they are
+            # not in the interpreter's site-packages (bench/scaling_device.sh's kit).
+            PYTHONPATH=os.pathsep.join(paths + [str(self.site_of(kind) / "site"), str(self.site_of(kind))]
+                                       + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]),
             # The periodic work's own cost, one line a run (live.periodic).
             LOG_LEVEL="INFO",
             # The load comes from one address and is meant to be carried, not refused.

@@ -26,6 +26,14 @@ from dataclasses import dataclass, field
 
 from websockets.asyncio.client import connect
 
+try:
+    # A sixth of a load generator's CPU went to parsing the broadcasts with json (profiled in
+    # bench/scaling.py's workers): with several server processes the clients must not be what
+    # saturates.
+    from orjson import loads
+except ImportError:
+    from json import loads
+
 OPEN_TIMEOUT = 60        # seconds for a handshake + first snapshot, even behind 2,000 others
 BROADCAST_TIMEOUT = 10   # a move whose broadcast takes longer is given up (its game with it)
 CONNECTS_AT_ONCE = 64    # handshakes in flight at a time
@@ -66,12 +74,17 @@ class Target:
     def origin(self, server):
         return self.servers[server % len(self.servers)]
 
+    def of(self, slot):
+        """Where one slot's sockets go: its own processes where it names them."""
+        return Target(self.kind, slot.servers) if slot.servers else self
+
 
 @dataclass
 class Slot:
     rooms: list                  # game ids (Tessera) or room numbers (echo), played in turn
     moves: list                  # one move list per room
     sessions: tuple = (None, None)  # players' session cookies (none in the echo room)
+    servers: list = None         # base URLs of this slot's processes, else the target's
 
 
 class Window:
@@ -124,7 +137,7 @@ class RoomSocket:
                                 additional_headers=headers, open_timeout=OPEN_TIMEOUT,
                                 compression=None, max_size=2 ** 22, ping_interval=None)
         while True:  # the first snapshot says the socket has joined the room's group
-            message = json.loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))
+            message = loads(await asyncio.wait_for(self.ws.recv(), OPEN_TIMEOUT))
             if message.get("type") == "snapshot":
                 break
             if message.get("type") == "error":
@@ -135,7 +148,7 @@ class RoomSocket:
         try:
             async for text in self.ws:
                 arrived = time.perf_counter()
-                message = json.loads(text)
+                message = loads(text)
                 kind = message.get("type")
                 if kind in ("action", "play") and "ply" in message:
                     self.game.heard(self, message["ply"], arrived)
@@ -218,6 +231,7 @@ async def play_slot(target, slot, stats, window, think, phase, gate, first):
     """Play the slot's games one after another until the window ends. `first` is the first
     game's already opened (LiveGame, sockets)."""
     game, sockets = first
+    target = target.of(slot)
     # The first move leaves `phase` seconds from now, so that the slots' moves spread evenly.
     last_sent = time.perf_counter() + phase - think if think else 0.0
     for index, room in enumerate(slot.rooms):
@@ -278,12 +292,15 @@ async def probe(socket, kind, stats, window):
 
 
 async def run_load(target, slots, think, warmup, duration, sample_servers, probe_room=None,
-                   connected=None):
+                   connected=None, start=None):
     """Play `slots` against `target`: connect every slot's first game, then `warmup` seconds,
     then `duration` measured seconds. `think`: seconds between two moves of a game (0: no
     think time). `sample_servers()` -> (cpu seconds, rss bytes) of the servers, taken at the
     window's edges. `connected()`, if given, is called once every first game's sockets are
-    in (the warm-up starts then). Returns (Stats, measurements dict)."""
+    in (the warm-up starts then). `start`, if given, is awaited after that and returns the
+    time.perf_counter() moment the warm-up starts: several load generator processes of one
+    machine share a window that way (the clock is the machine's monotonic clock, the same in
+    every process). Returns (Stats, measurements dict)."""
     stats = Stats()
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
     # A window far in the future while connecting: nothing counts yet.
@@ -291,7 +308,7 @@ async def run_load(target, slots, think, warmup, duration, sample_servers, probe
     firsts = []
     for slot in slots:
         game = LiveGame(stats, window)
-        firsts.append((game, open_sockets(target, slot.rooms[0], slot.sessions, game, gate)))
+        firsts.append((game, open_sockets(target.of(slot), slot.rooms[0], slot.sessions, game, gate)))
     opened = await asyncio.gather(*(coroutine for _, coroutine in firsts))
     probes = []
     if probe_room is not None:
@@ -301,7 +318,7 @@ async def run_load(target, slots, think, warmup, duration, sample_servers, probe
 
     if connected is not None:
         connected()
-    window.start = time.perf_counter() + warmup
+    window.start = (await start() if start is not None else time.perf_counter()) + warmup
     window.end = window.start + duration
     rng = random.Random(7)
     tasks = [asyncio.create_task(play_slot(target, slot, stats, window, think,
