@@ -59,6 +59,19 @@ def fresh_player_cache():
     yield
 
 
+@pytest.fixture(autouse=True)
+def live_threads_stopped():
+    """The in-process site's database threads (live.lanes, started by the socket tests) end
+    with the test that started them, closing their connections: kept from test to test, they
+    held the PostgreSQL pass's test database open at its end, which then could not be dropped
+    ("4 other sessions"). The next test starts new ones, with its own settings."""
+    yield
+    from live import lanes
+    from tests.ws.messages import WAIT
+
+    lanes.shutdown(wait=WAIT)
+
+
 def pytest_collection_modifyitems(items):
     """Every test that drives Chromium is a browser test, marked or not, so that
     `-m "not browser"` leaves out all of them."""

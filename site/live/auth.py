@@ -12,8 +12,15 @@ be unexpired, name a configured backend, and carry the hash of the user's curren
 (or of a fallback secret's), so a password change or a log-out elsewhere shuts the next
 handshake out at once. Unlike it, a socket never writes the session (no flush, no new key):
 what a failed check means for the session is for the next page load to settle, where the
-browser can be given a new cookie. Nothing is cached between handshakes. A socket's user is
-fixed at its handshake, as with Channels.
+browser can be given a new cookie. A socket's user is fixed at its handshake, as with Channels.
+
+Every action a socket takes checks its session again (live.sessions), with one raw read of
+what the verdict depends on (the session's data, the user's password hash and active flag);
+the full check runs again only when any of that changed. The handshake's check notes what
+it read for that (`verdicts`), so the socket's first action does not run the full check on
+the writer a moment after the handshake ran it on a reader: every arena game that ends by a
+resignation paid it (a socket opened to resign once). A handshake itself always runs the
+full check.
 
 A program may open a socket with a personal API token instead (`Authorization: Bearer ...` on
 the handshake, never in the URL): then the cookie is not read at all, and the token says who
@@ -81,19 +88,59 @@ def session_key(scope):
     return None
 
 
+DB_SESSIONS = "django.contrib.sessions.backends.db"
+
+# (session key, user id) -> (what the verdict was drawn from, whether the session names the
+# user): for this process, written by reader and writer threads (one dict operation each).
+verdicts = {}
+VERDICTS_KEPT = 10_000
+
+
+def note_verdict(key, user_id, basis, verdict):
+    if len(verdicts) >= VERDICTS_KEPT:
+        verdicts.clear()
+    verdicts[(key, user_id)] = (basis, verdict)
+
+
 def user_of_session(key):
     """The user the session `key` is logged in as, or AnonymousUser (database thread)."""
-    session = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    return user_and_basis(key)[0]
+
+
+def user_and_basis(key):
+    """(user_of_session(key), what that verdict was drawn from: the session's stored data,
+    the user's password hash and active flag, as live.sessions reads them on each action;
+    None where the session engine is not the database's, or no user was found)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    stored = None
+    if settings.SESSION_ENGINE == DB_SESSIONS:
+        # What store.load() does, keeping the stored text the verdict is drawn from.
+        stored = store._get_session_from_db()
+        session = store.decode(stored.session_data) if stored is not None else {}
+    else:
+        session = store
     try:
         user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
         backend_path = session[BACKEND_SESSION_KEY]
     except KeyError:
-        return AnonymousUser()
+        return AnonymousUser(), None
     if backend_path not in settings.AUTHENTICATION_BACKENDS:
-        return AnonymousUser()
+        return AnonymousUser(), None
     user = load_backend(backend_path).get_user(user_id)
-    if user is None or not verified(session.get(HASH_SESSION_KEY), user):
-        return AnonymousUser()
+    if user is None:
+        return AnonymousUser(), None
+    basis = None if stored is None else (stored.session_data, user.password, user.is_active)
+    if not verified(session.get(HASH_SESSION_KEY), user):
+        return AnonymousUser(), None
+    return user, basis
+
+
+def handshake_user(key):
+    """(reader) user_of_session(key) for a socket's handshake, its verdict noted for the
+    socket's actions."""
+    user, basis = user_and_basis(key)
+    if basis is not None:
+        note_verdict(key, user.pk, basis, True)
     return user
 
 
@@ -106,17 +153,20 @@ def verified(session_hash, user):
                    for fallback in user.get_session_auth_fallback_hash()))
 
 
-async def user_of(scope):
-    """The user of a handshake's scope (event loop; the reads run on a reader thread)."""
-    key = session_key(scope)
+async def user_of(scope, key=None):
+    """The user of a handshake's scope (event loop; the reads run on a reader thread);
+    `key`: its session cookie, if already read."""
+    key = key or session_key(scope)
     if not key:
         return AnonymousUser()
-    return await lanes.read(user_of_session, key)
+    return await lanes.read(handshake_user, key)
 
 
 class SessionAuthMiddleware:
-    """ASGI middleware for websockets: `scope["user"]` from the session cookie, or from the
-    API token of an `Authorization` header (then `scope["token"]` is its TokenGrant)."""
+    """ASGI middleware for websockets: `scope["user"]` from the session cookie (and
+    `scope["session_key"]`, the cookie, which each action checks again: live.sessions), or
+    from the API token of an `Authorization` header (then `scope["token"]` is its
+    TokenGrant)."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -124,7 +174,8 @@ class SessionAuthMiddleware:
     async def __call__(self, scope, receive, send):
         secret = bearer_secret(scope)
         if secret is None:
-            scope = dict(scope, user=await user_of(scope), token=None)
+            key = session_key(scope)
+            scope = dict(scope, user=await user_of(scope, key), token=None, session_key=key)
             return await self.inner(scope, receive, send)
         found = await lanes.write(bearer.grant, secret) if secret else None
         if found is None:

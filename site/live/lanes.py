@@ -49,6 +49,7 @@ from live import outages
 from live.outbox import Outbox
 
 _pools = {}  # "read" / "write" / "aside" -> ThreadPoolExecutor
+THREAD_PREFIX = "live-"  # the names of the pools' threads: "live-read_0", "live-write_1"
 _pools_lock = threading.Lock()
 _lanes = {}  # key -> Lane, while anything holds or waits for it
 # Jobs running on each pool's threads now, for the metrics (load()).
@@ -82,7 +83,17 @@ class Waiting(queue.PriorityQueue):
         heapq.heappush(self.queue, (due, next(self.arrivals), item))
 
     def _get(self):
-        return heapq.heappop(self.queue)[2]
+        item = heapq.heappop(self.queue)[2]
+        if item is None and threading.current_thread().name.startswith(THREAD_PREFIX):
+            # The stop signal, taken by a database thread, which ends: its persistent
+            # connection is closed here, on its own thread, as Django requires. Left to the
+            # garbage collector it stayed open on the database server (the tests' PostgreSQL
+            # database could not be dropped: "4 other sessions", the lanes' threads).
+            try:
+                connections.close_all()
+            except Exception:
+                pass  # a broken connection: the thread ends all the same
+        return item
 
 
 def pool(kind):
@@ -90,13 +101,13 @@ def pool(kind):
         found = _pools.get(kind)
         if found is None:
             found = _pools[kind] = ThreadPoolExecutor(
-                max_workers=threads(kind), thread_name_prefix=f"live-{kind}")
+                max_workers=threads(kind), thread_name_prefix=f"{THREAD_PREFIX}{kind}")
             # Before its first job: its threads, started on demand, take this queue.
             found._work_queue = Waiting()
         return found
 
 
-READER_PREFIX = "live-read"
+READER_PREFIX = f"{THREAD_PREFIX}read"
 
 
 def read_only_readers(sender, connection, **kwargs):
@@ -122,12 +133,20 @@ def threads(kind):
     return 1 if connections[DEFAULT_DB_ALIAS].vendor == "sqlite" else 2
 
 
-def shutdown():
-    """Stop taking jobs; jobs already running finish (their transactions commit)."""
+def shutdown(wait=0):
+    """Stop taking jobs; jobs already running finish (their transactions commit), then each
+    thread closes its connection and ends (Waiting._get). `wait`: seconds to wait for the
+    threads to end (tests: before their database is dropped)."""
     with _pools_lock:
-        for executor in _pools.values():
+        stopping = list(_pools.values())
+        for executor in stopping:
             executor.shutdown(wait=False, cancel_futures=True)
         _pools.clear()
+    if wait:
+        deadline = time.monotonic() + wait
+        for executor in stopping:
+            for thread in list(executor._threads):
+                thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def load():

@@ -30,12 +30,13 @@ import functools
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db import connections, router, transaction
+from django.db import connections, router
 from django.db.models.signals import post_save
 from django.utils import timezone
 
 from live import groups, outbox
-from live.auth import user_of_session
+from live.auth import (DB_SESSIONS, note_verdict, user_and_basis, user_of_session,
+                       verdicts)
 from live.sockets import Refusal
 
 SESSION_CLOSE_CODE = 4001
@@ -49,28 +50,25 @@ def still_logged_in(key, user_id):
     password and the active account it was opened with."""
     if key is None or user_id is None:
         return False
-    if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
+    if settings.SESSION_ENGINE != DB_SESSIONS:
         return getattr(user_of_session(key), "pk", None) == user_id
     # Every action of every socket asks this: the full check (two ORM reads, the session's
     # decoding) was a third of a move's CPU at saturation. One raw read of what the verdict
     # depends on (the session row, unexpired, and the user's password and active flag) is
-    # taken every time; the full check runs again only when any of it changed.
+    # taken every time; the full check runs again only when any of it changed since the
+    # last check of this process, the socket's handshake's included (live.auth.verdicts).
     row = _session_and_user(key, user_id)
     if row is None:
         return False
-    kept = _verdicts.get((key, user_id))
+    kept = verdicts.get((key, user_id))
     if kept is not None and kept[0] == row:
         return kept[1]
-    verdict = getattr(user_of_session(key), "pk", None) == user_id
-    if len(_verdicts) >= VERDICTS_KEPT:
-        _verdicts.clear()
-    _verdicts[(key, user_id)] = (row, verdict)
+    user, _ = user_and_basis(key)
+    verdict = getattr(user, "pk", None) == user_id
+    # The row read before the check: if anything changed in between, the next action's
+    # read differs from it and checks again.
+    note_verdict(key, user_id, row, verdict)
     return verdict
-
-
-# (session key, user id) -> (what the verdict was drawn from, verdict); for this process.
-_verdicts = {}
-VERDICTS_KEPT = 10_000
 
 
 def _session_and_user(key, user_id):

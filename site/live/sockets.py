@@ -238,9 +238,19 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     def session(self):
         """The session key of the handshake (None for a token's: its cookie is not read)."""
-        from live.auth import session_key
+        # Every action asks it: the cookie header is parsed once, at the handshake
+        # (live.auth.SessionAuthMiddleware), or once per socket where a scope lacks it.
+        if self.token() is not None:
+            return None
+        if "session_key" in self.scope:
+            return self.scope["session_key"]
+        try:
+            return self._session
+        except AttributeError:
+            from live.auth import session_key
 
-        return None if self.token() is not None else session_key(self.scope)
+            self._session = session_key(self.scope)
+            return self._session
 
     def checked(self, service):
         """`service` run only while this socket's session still names its user (or its

@@ -103,7 +103,10 @@ def state_at(game, ply, cache=None):
             action = found[0][0]
         state = previous.play(action)
     else:
-        actions = [action for action, in fetch(_actions_sql(connection.vendor), [game.pk, ply])]
+        # Before the first action there is nothing to read: every game that starts asks for
+        # its first position (its expiry, then its first snapshot).
+        actions = [action for action, in fetch(_actions_sql(connection.vendor),
+                                                [game.pk, ply])] if ply else []
         if len(actions) != ply:
             raise RuntimeError(f"game {game.pk} has {len(actions)} action rows before ply {ply}")
         state = game.engine.replay(game.options, actions)

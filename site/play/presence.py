@@ -22,7 +22,7 @@ from django.utils import timezone
 from live import presence as ledger
 from live.models import Presence
 from live.presence import stale_after
-from live.sql import column, fetch, prepared, table
+from live.sql import column, fetch, prepared, table, update
 from play import broadcast, lapses
 from play.models import Game
 
@@ -101,7 +101,8 @@ def arrive(game, channel_name, user):
     if seat is not None and game.absent_since(seat) is not None:
         # Back on the page: a claim against them is off.
         setattr(game, f"absent{seat}_since", None)
-        Game.objects.filter(pk=game.pk).update(**{f"absent{seat}_since": None})
+        # Written once (live.sql): every player's arrival on a page they had left pays it.
+        update(Game, game.pk, **{f"absent{seat}_since": None})
 
 
 def announce(game_ids, now=None):
@@ -111,16 +112,44 @@ def announce(game_ids, now=None):
     counts = counts_of(game_ids, now)
     for game in Game.objects.with_players().filter(pk__in=game_ids):
         sockets, *online = counts.get(game.pk, (0, 0, 0))
-        changed = {}
-        for seat in (0, 1):
-            field = f"absent{seat}_since"
-            if online[seat] and game.absent_since(seat) is not None:
-                changed[field] = None
-            elif not online[seat] and game.absent_since(seat) is None:
-                changed[field] = now
-        if changed and game.is_active:
+        changed = absences_changed(game, online, now)
+        if changed:
             Game.objects.filter(pk=game.pk).update(**changed)
             for field, value in changed.items():
                 setattr(game, field, value)
         broadcast.now_to_game(game.pk, {"type": "presence",
                                         **presence_of(game, now, (sockets, *online))})
+
+
+def absences_changed(game, online, now):
+    """What to write of the game's Game.absent*_since, with `online` (sockets of each
+    player) counted now: a player who came back or left; nothing once the game is over."""
+    changed = {}
+    if not game.is_active:
+        return changed
+    for seat in (0, 1):
+        field = f"absent{seat}_since"
+        if online[seat] and game.absent_since(seat) is not None:
+            changed[field] = None
+        elif not online[seat] and game.absent_since(seat) is None:
+            changed[field] = now
+    return changed
+
+
+def announce_read(game_ids, now=None):
+    """(reader) announce() of the games where nothing is to be written: their news queued;
+    returns the others, for announce() on a writer (which counts them again). A game's
+    sockets mostly come and go with nothing to note: a finished game's page, a watcher, a
+    second tab; an arena's game that ends by a resignation over a socket opened for it
+    (the player back, then gone, on a game that is over) held the writer every time."""
+    now = now or timezone.now()
+    counts = counts_of(game_ids, now)
+    to_write = []
+    for game in Game.objects.with_players().filter(pk__in=game_ids):
+        sockets, *online = counts.get(game.pk, (0, 0, 0))
+        if absences_changed(game, online, now):
+            to_write.append(game.pk)
+            continue
+        broadcast.now_to_game(game.pk, {"type": "presence",
+                                        **presence_of(game, now, (sockets, *online))})
+    return to_write

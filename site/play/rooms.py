@@ -37,7 +37,7 @@ class Room:
 
 _rooms = {}
 _presence_due = set()
-_flush = {"handle": None, "loop": None}
+_flush = {"handle": None, "loop": None, "announcing": None}
 
 
 def enter(game_id, socket):
@@ -131,7 +131,22 @@ async def _announce_presence():
     _flush["handle"] = None
     due = list(_presence_due)
     _presence_due.clear()
+    # One announce after the other, as when they all took the writer's queue: readers run
+    # side by side, and an older count must not reach a page after a newer one.
+    loop = asyncio.get_running_loop()
+    before, done = _flush.get("announcing"), loop.create_future()
+    _flush["announcing"] = done
     try:
-        await lanes.background(presence.announce, due)
+        if before is not None and before.get_loop() is loop:
+            await before
+        # Looked at on a reader; the writer only for games with an absence to note (it
+        # counts them again).
+        to_write = await lanes.read(presence.announce_read, due)
+        if to_write:
+            await lanes.background(presence.announce, to_write)
     except Exception:
         logger.exception("presence news of games %s failed", due)
+    finally:
+        done.set_result(None)
+        if _flush.get("announcing") is done:
+            _flush["announcing"] = None

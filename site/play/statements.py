@@ -62,6 +62,38 @@ def game(game_id, lock=False):
     return found
 
 
+# What a socket's arrival needs of its game (play.services.arrive): its players, and since
+# when each has been away.
+ARRIVAL_FIELDS = ("id", "player0", "player1", "absent0_since", "absent1_since")
+
+
+@lru_cache(maxsize=64)
+def _arrival_read(vendor, count):
+    # In the model's order: from_db() fills the fields it is given in that order.
+    wanted = {Game._meta.get_field(name) for name in ARRIVAL_FIELDS}
+    fields = tuple(field for field in Game._meta.concrete_fields if field in wanted)
+    sql = "SELECT {} FROM {} WHERE {} IN ({})".format(
+        ", ".join(quote(field.column) for field in fields), table(Game),
+        quote(Game._meta.pk.column), ", ".join(["%s"] * count))
+    return sql, [field.attname for field in fields], fields
+
+
+def arriving(game_ids):
+    """{id: game} of these games, with only what an arrival reads (as
+    `Game.objects.filter(pk__in=game_ids).only(...)` gives them, the other fields deferred):
+    every socket that opens on a game page is in one such read, which a queryset compiled
+    each time."""
+    if not game_ids:
+        return {}
+    sql, names, fields = _arrival_read(connection.vendor, len(game_ids))
+    steps = converters(fields)
+    found = {}
+    for row in fetch(sql, list(game_ids)):
+        game = Game.from_db(connection.alias, names, converted(row, steps))
+        found[game.pk] = game
+    return found
+
+
 def insert_action(game, ply, action, player, created_at, remaining_ms=None):
     """Store one action, as `Action.objects.create(...)` would (the unique (game, ply)
     constraint still stands behind it), with the realtime clocks just after it."""

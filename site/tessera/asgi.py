@@ -51,5 +51,7 @@ application = ServerLifecycle(ProtocolTypeRouter(
 serve_when_running()
 # Autobahn's debug lines drawn only when written: not on every frame and handshake.
 autobahn_logs.defer()
-# Twisted's access line for each HTTP request not drawn where Daphne sends it nowhere.
+# Twisted's access line for each HTTP request not drawn where Daphne sends it nowhere, nor
+# a POST's form parsed for Daphne, which never reads it.
 http_log.quiet()
+http_log.unparsed_forms()

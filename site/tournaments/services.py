@@ -7,15 +7,17 @@ writer), so two server processes ticking at once pair each free player once: the
 the games the first started. Games start through play.services.start_game, the door every
 game comes through; their ends come back through play's one ending path (tournaments.results).
 """
+import functools
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from bots import accounts as computers
 from live import groups, lanes, process
+from live import sql
 from lobby.listing import game_started
 from lobby.services import announce
 from play.services import start_game
@@ -236,22 +238,56 @@ def start_wave(tournament, pairs, now=None):
     arena is over. Returns the games started."""
     now = now or timezone.now()
     with transaction.atomic():
-        state = Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list(
-            "status", "ends_at").first()
+        state = _wave_state(tournament.pk)
         if state is None or state[0] != Tournament.RUNNING or now >= state[1]:
             return []
-        wanted = {entry.pk for pair in pairs for entry in pair}
-        free = set(Entry.objects.filter(pk__in=wanted, paused=False, withdrawn=False)
-                   .values_list("pk", flat=True))
-        for first, second in Pairing.objects.filter(
-                Q(first_id__in=wanted) | Q(second_id__in=wanted), tournament_id=tournament.pk,
-                ended_at__isnull=True).values_list("first_id", "second_id"):
-            free.difference_update((first, second))
+        free = _free_entries(tournament.pk, list({entry.pk for pair in pairs for entry in pair}))
         started = [_start(tournament, first, second) for first, second in pairs
                    if first.pk in free and second.pk in free]
         if started:
             news.changed(tournament.pk)
         return started
+
+
+# A wave's slice checks its event and its players with two statements written once (live.sql)
+# instead of three querysets compiled each time: every game an arena starts pays them.
+
+def _wave_state(tournament_id):
+    """(status, ends_at) of the event, its row locked; None if it is gone."""
+    found = sql.fetch(_wave_state_sql(connection.vendor), [tournament_id])
+    if not found:
+        return None
+    return tuple(sql.converted(found[0], sql.converters(
+        [Tournament._meta.get_field("status"), Tournament._meta.get_field("ends_at")])))
+
+
+@functools.lru_cache(maxsize=None)
+def _wave_state_sql(vendor):
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    column = sql.column
+    return (f"SELECT {column(Tournament, 'status')}, {column(Tournament, 'ends_at')} FROM "
+            f"{sql.table(Tournament)} WHERE {column(Tournament, 'id')} = %s{lock}")
+
+
+def _free_entries(tournament_id, entry_ids):
+    """Of these entries of the event, those neither paused nor withdrawn and in no game of it
+    in play."""
+    if not entry_ids:
+        return set()
+    return {pk for pk, in sql.fetch(_free_entries_sql(connection.vendor, len(entry_ids)),
+                                    [*entry_ids, False, False, tournament_id])}
+
+
+@functools.lru_cache(maxsize=64)
+def _free_entries_sql(vendor, count):
+    column = sql.column
+    entry, pairing = column(Entry, "id"), (lambda name: f"p.{column(Pairing, name)}")
+    return (f"SELECT e.{entry} FROM {sql.table(Entry)} e WHERE e.{entry} IN "
+            f"({', '.join(['%s'] * count)}) AND e.{column(Entry, 'paused')} = %s "
+            f"AND e.{column(Entry, 'withdrawn')} = %s AND NOT EXISTS (SELECT 1 FROM "
+            f"{sql.table(Pairing)} p WHERE {pairing('tournament')} = %s AND "
+            f"{pairing('ended_at')} IS NULL AND ({pairing('first')} = e.{entry} OR "
+            f"{pairing('second')} = e.{entry}))")
 
 
 def slices(waves):

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from siteservers import database_away
-from tests.ws.live_client import LiveSocket, log_in
+from tests.ws.live_client import LiveSocket, log_in, open_and_make_the_first_move
 from tests.ws.messages import WAIT
 
 pytestmark = pytest.mark.scale
@@ -31,11 +31,7 @@ def test_a_move_held_up_by_the_database_away_is_not_charged_for_it(site_servers,
     async def scenario():
         p0 = LiveSocket(server, path, sessions[first], "player 0")
         p1 = LiveSocket(server, path, sessions[second], "player 1")
-        for tab in (p0, p1):
-            await tab.open()
-        await p0.send(type="play", ply=0, action="c3")
-        for tab in (p0, p1):
-            await tab.expect("action")
+        await open_and_make_the_first_move(p0, p1)
         # Player 1's turn has begun; the database goes away at once, for AWAY seconds.
         away = threading.Thread(target=database_away, args=(scale_database_url, AWAY))
         began = time.monotonic()

@@ -13,7 +13,7 @@ import pytest
 import redis
 
 import games
-from tests.ws.live_client import LiveSocket, log_in
+from tests.ws.live_client import LiveSocket, log_in, open_and_make_the_first_move
 from tests.ws.messages import WAIT
 
 pytestmark = pytest.mark.scale
@@ -66,22 +66,29 @@ def lose_the_group(layer, servers, game_id):
         store.client_kill_filter(_id=client["id"])
 
 
-async def catch_up(tab, layer):
-    """Read until the tab has the lost action: from the news itself (pub/sub, if its process
-    subscribed again in time) or from the `sync` that tells it the ply, then a snapshot. With
-    pub/sub the action may also arrive after the `sync`: old news, dropped by its ply; and a
-    process that subscribed again sends a `sync` at once (live.process.resync), which may come
-    before the action was stored."""
+async def catch_up(tab):
+    """Read until the tab has the lost action: from the news itself, if its process had renewed
+    the group before the action was sent (pub/sub: subscribed again; the default layer: the
+    keep-alive's renewal of the group's key, live.registry.renew_groups, which on a busy
+    machine came before the action), or from the `sync` that tells it the ply, then a
+    snapshot. The action may also arrive after the `sync`: old news, dropped by its ply; and a
+    `sync` may come before the action was stored (a keep-alive, or the resync of a process that
+    subscribed again: live.process.resync). One deadline for all: the keep-alives come every
+    few seconds, so a wait per message would never end."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 2 * KEEPALIVE + WAIT
     asked = False
     while True:
-        message = await tab.receive(timeout=KEEPALIVE + WAIT)
+        left = deadline - loop.time()
+        assert left > 0, f"{tab.name} never caught up"
+        message = await tab.receive(timeout=left)
         if message["type"] == "action":
-            assert layer == "pubsub" and message["action"] == "a1", (tab.name, message)
+            assert message["action"] == "a1", (tab.name, message)
             if not asked:
                 return
         elif message["type"] == "sync" and not asked:
-            if layer == "pubsub" and message["ply"] == 1:
-                continue  # the resync of a process that subscribed again before the action
+            if message["ply"] == 1:
+                continue  # told before the action was stored
             assert message["ply"] == 2, (tab.name, message)
             await tab.send(type="snapshot")
             asked = True
@@ -103,28 +110,25 @@ def test_a_game_whose_group_redis_lost_catches_up_within_one_keep_alive(
         p1 = LiveSocket(b, path, sessions[second], "player 1 on B")
         watcher = LiveSocket(b, path, sessions[fan], "spectator on B")
         tabs = (p0, p1, watcher)
-        for tab in tabs:
-            await tab.open()
-        await p0.send(type="play", ply=0, action="c3")
-        for tab in tabs:
-            await tab.expect("action")
+        await open_and_make_the_first_move(*tabs)
         lose_the_group(layer, (a, b), game_id)
-        # The next action is stored; with the default layer nobody hears it, not even its
-        # sender; with pub/sub, those whose process has subscribed again by then do.
+        # The next action is stored; only the sockets whose process has renewed the group by
+        # then hear it (pub/sub: subscribed again; the default layer: a keep-alive put them
+        # back in the group's key), not even its sender otherwise.
         await p1.send(type="play", ply=1, action="a1")
         lost_at = time.monotonic()
         # Within one keep-alive, everyone has the action or hears the game's ply and catches up.
         for tab in tabs:
-            await catch_up(tab, layer)
+            await catch_up(tab)
         assert time.monotonic() - lost_at < 2 * KEEPALIVE + 3
         # The memberships are back: the next action reaches everyone directly.
         await p0.send(type="play", ply=2, action="e5")
         for tab in tabs:
             heard = await tab.expect("action")
             if heard["ply"] == 1:
-                # With pub/sub the stored action may also arrive just after the keep-alive
-                # told of it: old news, which clients drop by its ply.
-                assert layer == "pubsub" and heard["action"] == "a1", (tab.name, heard)
+                # The stored action may also arrive just after the keep-alive told of it: old
+                # news, which clients drop by its ply.
+                assert heard["action"] == "a1", (tab.name, heard)
                 heard = await tab.expect("action")
             assert heard["action"] == "e5", tab.name
         for tab in tabs:
@@ -148,11 +152,7 @@ def test_a_process_whose_subscriber_reconnects_tells_its_pages_the_ply_at_once(
     async def scenario():
         p0 = LiveSocket(a, path, sessions[first], "player 0 on A")
         p1 = LiveSocket(b, path, sessions[second], "player 1 on B")
-        for tab in (p0, p1):
-            await tab.open()
-        await p0.send(type="play", ply=0, action="c3")
-        for tab in (p0, p1):
-            await tab.expect("action")
+        await open_and_make_the_first_move(p0, p1)
         lose_the_group("pubsub", (a, b), game_id)
         for tab in (p0, p1):
             sync = await tab.expect("sync")

@@ -268,6 +268,32 @@ def test_presence_notes_who_left_and_who_came_back(alice, bob, sent):
     assert refresh(game).absent1_since is None
 
 
+
+def test_presence_read_first_leaves_the_writes_to_the_writer(alice, bob, sent):
+    """The debounced announce looks on a reader first (play.rooms): the news of games with
+    nothing to note goes from there, the games whose absences change are left to announce()
+    on a writer, which counts them again and writes."""
+    noting = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    first_moves(noting, alice, bob)
+    over = start(alice, bob, tc=TimeControl.realtime(5, 0))
+    for game in (noting, over):
+        services.join(game.pk, f"chan.alice{game.pk}", alice)
+        services.join(game.pk, f"chan.bob{game.pk}", bob)
+    services.resign(over.pk, alice, 0)
+    ledger.leave([f"chan.bob{noting.pk}", f"chan.bob{over.pk}"])
+    with sent() as news:
+        to_write = presence.announce_read([noting.pk, over.pk])
+    assert to_write == [noting.pk]
+    assert refresh(noting).absent1_since is None  # nothing written by the read
+    (group, message), = news
+    assert group == f"game-{over.pk}" and message["players_online"] == [True, False]
+    assert refresh(over).absent1_since is None  # a game that is over notes no absence
+    with sent() as news:
+        presence.announce(to_write)
+    assert refresh(noting).absent1_since is not None
+    (group, message), = news
+    assert group == f"game-{noting.pk}" and message["players_online"] == [True, False]
+
 def test_one_sweep_forgets_the_dead_rows_of_every_kind(alice, bob, carol, sent):
     from live.models import Presence
     from lobby import presence as lobby_presence

@@ -100,3 +100,14 @@ class LiveSocket(MessageReader):
 
     async def close(self):
         await self.ws.close()
+
+
+async def open_and_make_the_first_move(mover, *others, action="c3"):
+    """Opens the game page's tabs, `mover` player 0's, and plays player 0's `action`; returns
+    once every tab has heard it (player 1's turn has begun)."""
+    tabs = (mover, *others)
+    for tab in tabs:
+        await tab.open()
+    await mover.send(type="play", ply=0, action=action)
+    for tab in tabs:
+        await tab.expect("action")

@@ -88,43 +88,43 @@ def test_gathered_background_writes_wait_behind_changes():
     assert held_writer(body) == ["move", "leave", "after"]
 
 
-def test_a_job_that_waited_its_allowance_goes_before_later_people(monkeypatch):
-    now = [1000.0]  # the queue's clock, moved by hand: no timing in the test
+def in_a_games_lane(game, program=False):
+    runs = lanes.program_in_lane if program else lanes.in_lane
+    return lambda fn: runs(("game", game), fn)
+
+
+@pytest.mark.parametrize("arrivals, order", [
+    pytest.param(
+        (("heartbeat", lanes.background, 1000.0),
+         ("bot", in_a_games_lane(-7, program=True), 1001.0),
+         ("person, soon after", in_a_games_lane(-8), 1002.0),
+         ("person, 6 s later", in_a_games_lane(-9), 1007.0),
+         ("person, 11 s later", in_a_games_lane(-10), 1011.0)),
+        # The bot (due 1006) before the person of 1007; the heartbeat (due 1010) before 1011's.
+        ["person, soon after", "bot", "person, 6 s later", "heartbeat", "person, 11 s later"],
+        id="a job that waited its allowance goes before later people"),
+    pytest.param(
+        # An arrival or an arena wave's game (write()) waits behind the moves that come
+        # within a quarter of a second after it, not behind later ones.
+        (("arrival", lanes.write, 1000.0),
+         ("move, 0.1 s later", in_a_games_lane(-11), 1000.1),
+         ("move, 0.5 s later", in_a_games_lane(-12), 1000.5)),
+        ["move, 0.1 s later", "arrival", "move, 0.5 s later"],
+        id="other writes let a quarter second of games' changes pass"),
+])
+def test_nothing_waits_longer_than_its_allowance_behind_later_arrivals(monkeypatch, arrivals,
+                                                                        order):
+    """`arrivals`: (name, how it is queued, when), each queued at its time on the queue's
+    clock, moved by hand: no timing in the test."""
+    now = [arrivals[0][2]]  # the held writer's first job came then too
     monkeypatch.setattr(lanes, "_clock", lambda: now[0])
 
     async def body(ran):
         queued = []
-        for name, runs, at in (
-                ("heartbeat", lanes.background, 1000.0),
-                ("bot", lambda fn: lanes.program_in_lane(("game", -7), fn), 1001.0),
-                ("person, soon after", lambda fn: lanes.in_lane(("game", -8), fn), 1002.0),
-                ("person, 6 s later", lambda fn: lanes.in_lane(("game", -9), fn), 1007.0),
-                ("person, 11 s later", lambda fn: lanes.in_lane(("game", -10), fn), 1011.0)):
+        for name, runs, at in arrivals:
             now[0] = at
             queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
             await asyncio.sleep(0.01)
         return queued
 
-    # The bot (due 1006) before the person of 1007; the heartbeat (due 1010) before 1011's.
-    assert held_writer(body) == ["person, soon after", "bot", "person, 6 s later", "heartbeat",
-                                 "person, 11 s later"]
-
-
-def test_other_writes_let_a_quarter_second_of_games_changes_pass(monkeypatch):
-    """An arrival or an arena wave's game (write()) waits behind the moves that come within
-    a quarter of a second after it, not behind later ones."""
-    now = [1000.0]
-    monkeypatch.setattr(lanes, "_clock", lambda: now[0])
-
-    async def body(ran):
-        queued = []
-        for name, runs, at in (
-                ("arrival", lanes.write, 1000.0),
-                ("move, 0.1 s later", lambda fn: lanes.in_lane(("game", -11), fn), 1000.1),
-                ("move, 0.5 s later", lambda fn: lanes.in_lane(("game", -12), fn), 1000.5)):
-            now[0] = at
-            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
-            await asyncio.sleep(0.01)
-        return queued
-
-    assert held_writer(body) == ["move, 0.1 s later", "arrival", "move, 0.5 s later"]
+    assert held_writer(body) == order

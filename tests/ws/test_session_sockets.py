@@ -129,3 +129,32 @@ def test_an_action_sees_an_account_change_whose_news_never_came(users, new_game,
 
     run(scenario)
     assert list(ChatLine.objects.values_list("text", flat=True)) == ["still here"]
+
+
+@pytest.mark.parametrize("change", ["logged out", "password", "deactivation"])
+def test_the_first_action_after_the_handshake_rereads_the_session(users, new_game, change):
+    """The handshake's check is noted for the socket's actions (live.auth.verdicts): a session
+    deleted, or an account changed behind the sockets' back, between the handshake and the
+    socket's first action refuses that action all the same."""
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    _, headers = logged_in(alice)
+
+    def behind_the_back():
+        if change == "logged out":
+            Session.objects.all().delete()
+        else:
+            fields = {"password": "!changed"} if change == "password" else {"is_active": False}
+            get_user_model().objects.filter(pk=alice.pk).update(**fields)
+
+    async def scenario():
+        tab = Socket(game.pk, headers=headers)
+        await tab.open()
+        await sync_to_async(behind_the_back)()
+        await tab.send(type="resign", ply=0)
+        await tab.error("session_ended")
+        assert await close_code(tab) == 4001
+
+    run(scenario)
+    game.refresh_from_db()
+    assert game.is_active
