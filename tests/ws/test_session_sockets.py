@@ -104,6 +104,16 @@ def test_an_action_rereads_the_session_before_it_changes_anything(users, new_gam
     assert list(ChatLine.objects.values_list("text", flat=True)) == ["still here"]
 
 
+def behind_the_back(change, user):
+    """Log `user` out, change their password or deactivate them without a save: no signal, so
+    no news reaches their sockets; only the check on each action can notice."""
+    if change == "logged out":
+        Session.objects.all().delete()
+    else:
+        fields = {"password": "!changed"} if change == "password" else {"is_active": False}
+        get_user_model().objects.filter(pk=user.pk).update(**fields)
+
+
 @pytest.mark.parametrize("change", ["password", "deactivation"])
 def test_an_action_sees_an_account_change_whose_news_never_came(users, new_game, change):
     """The session is re-read on every action, even after an action that found it good: a new
@@ -112,7 +122,6 @@ def test_an_action_sees_an_account_change_whose_news_never_came(users, new_game,
     alice, bob = users("alice", "bob")
     game = new_game([alice, bob], "hadron", {"size": 5})
     _, headers = logged_in(alice)
-    fields = {"password": "!changed"} if change == "password" else {"is_active": False}
 
     async def scenario():
         tab = Socket(game.pk, headers=headers)
@@ -121,8 +130,7 @@ def test_an_action_sees_an_account_change_whose_news_never_came(users, new_game,
         # expect()/error() step over background news (presence, sync) that may come first:
         # the second pass of CI once got a presence message where the error was awaited.
         await tab.expect("chat")
-        await sync_to_async(
-            lambda: get_user_model().objects.filter(pk=alice.pk).update(**fields))()
+        await sync_to_async(behind_the_back)(change, alice)
         await tab.send(type="chat", text="after the change")
         await tab.error("session_ended")
         assert await close_code(tab) == 4001
@@ -140,17 +148,10 @@ def test_the_first_action_after_the_handshake_rereads_the_session(users, new_gam
     game = new_game([alice, bob], "hadron", {"size": 5})
     _, headers = logged_in(alice)
 
-    def behind_the_back():
-        if change == "logged out":
-            Session.objects.all().delete()
-        else:
-            fields = {"password": "!changed"} if change == "password" else {"is_active": False}
-            get_user_model().objects.filter(pk=alice.pk).update(**fields)
-
     async def scenario():
         tab = Socket(game.pk, headers=headers)
         await tab.open()
-        await sync_to_async(behind_the_back)()
+        await sync_to_async(behind_the_back)(change, alice)
         await tab.send(type="resign", ply=0)
         await tab.error("session_ended")
         assert await close_code(tab) == 4001
