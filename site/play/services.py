@@ -312,6 +312,11 @@ def expire(game_id, now=None):
         return game.expires_at
 
 
+# A person's changes that end the game: each costs the writer several moves (the ratings, an
+# event's points), so the moves waiting beside one go first (live.lanes.ending_in_lane).
+ENDINGS = frozenset({resign, abort, claim_victory})
+
+
 # -- refusals ----------------------------------------------------------------------------------
 
 def require_player(me: PlayerIndex | None) -> None:
