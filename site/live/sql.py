@@ -79,6 +79,41 @@ def update(model, pk, **values):
         cursor.execute(*update_statement(model, pk, values))
 
 
+@lru_cache(maxsize=None)
+def _create(vendor, model):
+    meta = model._meta
+    fields = tuple(field for field in meta.local_concrete_fields
+                   if not field.primary_key and not field.generated)
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        table(model), ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields)))
+    returning = connection.features.can_return_columns_from_insert
+    if returning:
+        sql += f" RETURNING {quote(meta.pk.column)}"
+    return sql, fields, returning
+
+
+def create(instance):
+    """Store a new row, as `instance.save()` stores one of a plain model (every field through
+    its own pre_save, so auto_now_add and defaults come out the same), and give the instance
+    its key: for the rows an arena's wave creates per game (the game, its pairing). A model's
+    own save() and the save signals are not run: the caller does what its save() would."""
+    model = type(instance)
+    sql, fields, returning = _create(connection.vendor, model)
+    db = connections[DEFAULT_DB_ALIAS]
+    params = [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        if returning:
+            pk = cursor.fetchone()[0]
+        else:
+            pk = db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = db.alias
+    return instance
+
+
 def prepared(field, value):
     """`value` as a parameter compared with `field`'s column."""
     return field.get_db_prep_value(value, connection, prepared=False)
