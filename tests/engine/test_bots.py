@@ -249,6 +249,18 @@ def test_a_players_name_sets_its_own_budget_and_constants():
     assert (new.solver, new.reuse, new.playouts, new.exploration) == (True, True, 50, 0.2)
 
 
+def test_a_level_without_its_kept_tree_keeps_its_solver_and_constants():
+    """mcts4-nokeep: the level as it is but for the kept tree, to measure what the tree is
+    worth on its own; it keeps no tree between its moves."""
+    bot = player("mcts4-nokeep,c=0.4", 1, simulations=30)
+    assert (bot.solver, bot.reuse, bot.playouts, bot.exploration) == (True, False, 30, 0.4)
+    assert player("mcts5-nokeep", 1).exploration == LEVELS[5].exploration
+    state = games.get("hadron").new()
+    for _ in range(3):
+        state = state.play(bot.choose(state))
+        assert bot.tree is None and bot.last.tree is None
+
+
 # -- tactics -------------------------------------------------------------------------------------
 
 def positions_with_a_choice_of_win(name, seeds, **options):
