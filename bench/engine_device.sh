@@ -42,7 +42,9 @@ MATCHES=(
 
 {
   echo "engine_device: $(date -u +%FT%TZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-  echo "python: $("$PY" --version 2>&1); tree: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD 2>/dev/null || echo ' (with changes)')"
+  # A copy of the engine staged outside its checkout names its commit in TREE.
+  tree=$(cat TREE 2>/dev/null || { git rev-parse --short HEAD 2>/dev/null || echo '?'; })
+  echo "python: $("$PY" --version 2>&1); tree: $tree"
   echo "play ${PLAY}s, ${JOBS} processes a match, seed ${SEED} ${BUDGET[*]}"
 } | tee "$OUTDIR/summary.txt"
 
