@@ -197,8 +197,8 @@ SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": (
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
     """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE),
     'mcts4-old' (without the solver and the kept tree), 'mcts4-solver', 'mcts4-reuse' (one
-    of them), 'mcts4-nokeep' (the level without its kept tree), any of these with settings after commas ('mcts4-old,sims=3000,c=0.2': see
-    SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
+    of them), 'mcts4-nokeep' (the level without its kept tree), any of these with settings
+    after commas ('mcts4-old,sims=3000,c=0.2': see SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
     the name sets its own."""
     if spec == "random":
         return RandomPlayer(seed)
@@ -220,7 +220,8 @@ def player(spec: str, seed: int | None = None, simulations: int | None = None) -
         if level.isdigit() and variant in VARIANTS:
             return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
-                     f"with -uct, -old, -solver, -reuse or -nokeep, and settings ,sims=N ,c=X ,rave=X")
+                     f"with -uct, -old, -solver, -reuse or -nokeep, "
+                     f"and settings ,sims=N ,c=X ,rave=X")
 
 
 def _check(state) -> None:
