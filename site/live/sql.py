@@ -87,9 +87,11 @@ def _create(vendor, model):
     sql = "INSERT INTO {} ({}) VALUES ({})".format(
         table(model), ", ".join(quote(field.column) for field in fields),
         ", ".join(["%s"] * len(fields)))
-    returning = connection.features.can_return_columns_from_insert
+    # What the database makes (the key, generated columns) comes back as save() takes it.
+    returning = (tuple(meta.db_returning_fields)
+                 if connection.features.can_return_columns_from_insert else ())
     if returning:
-        sql += f" RETURNING {quote(meta.pk.column)}"
+        sql += " RETURNING " + ", ".join(quote(field.column) for field in returning)
     return sql, fields, returning
 
 
@@ -105,10 +107,12 @@ def create(instance):
     with db.cursor() as cursor:
         cursor.execute(sql, params)
         if returning:
-            pk = cursor.fetchone()[0]
+            for field, value in zip(returning, converted(cursor.fetchone(),
+                                                         converters(returning))):
+                setattr(instance, field.attname, value)
         else:
-            pk = db.ops.last_insert_id(cursor, model._meta.db_table, model._meta.pk.column)
-    instance.pk = pk
+            instance.pk = db.ops.last_insert_id(cursor, model._meta.db_table,
+                                                model._meta.pk.column)
     instance._state.adding = False
     instance._state.db = db.alias
     return instance
