@@ -163,7 +163,7 @@ def watchers_of(games, now):
 
 def drawn(kind=None, limit=LIMIT, now=None):
     """The list's games with their values (read_lightly()), their rows (row_of(), without
-    the picture: it is in the item) and their list items, newest first. A row is kept in the
+    the picture: it is in the item), their list items and their keys, newest first. A row is kept in the
     cache with its item under a key made of everything it is drawn from: the game's columns, its players' names and ratings, its watchers, and its
     clocks as read now but the moment itself (a running clock's remaining time is in the key,
     so it misses as it should; a stopped one reads the same at any moment) with a
@@ -207,7 +207,8 @@ def drawn(kind=None, limit=LIMIT, now=None):
     # A kept row differs from a fresh one only by the moment its clocks were read.
     rows = [{**row, "clocks": clocks[game.pk]} for game, _, (row, _) in shown]
     return ([(game, values) for game, values, _ in shown], rows,
-            [mark_safe(html) for _, _, (_, html) in shown])
+            [mark_safe(html) for _, _, (_, html) in shown],
+            [keys[game.pk] for game, _, _ in shown])
 
 
 def listed(kind=None, limit=LIMIT, now=None):
@@ -315,21 +316,31 @@ class Page:
     items: list  # their list items (HTML)
     featured: object = None  # the featured game
     featured_row: dict = None
+    total: int = 0  # games in progress (of the filter's game)
+    # Everything the page shows of its games (the rows' keys, which game is featured, how many
+    # are in progress), for frontend.kept; None when the featured game is not a listed one
+    # (its row is drawn fresh, outside the keys).
+    facts: tuple = None
 
 
 def page(kind=None):
     """What the Watch page shows: the rows drawn() and the featured game with its row. The
     featured game is most often one of the listed: then it is read and counted once."""
     now = timezone.now()
-    listed, rows, items = drawn(kind, now=now)
+    listed, rows, items, keys = drawn(kind, now=now)
+    total = live_games(kind).count()
     featured = page_featured(kind, [game for game, _ in listed])
     if featured is None:
-        return Page(rows, items)
+        return Page(rows, items, total=total, facts=(keys, total, None))
     for game, values in listed:
         if game is featured:
             named(game, values)  # its picture's title names the players
     row = next((row for row in rows if row["id"] == featured.pk), None)
-    return Page(rows, items, featured, row or row_of(featured, now))
+    if row is None:
+        return Page(rows, items, featured, row_of(featured, now), total=total)
+    # The featured row is a listed one: its key says all it shows but the moment its clocks
+    # were read (server_time, which no script reads: a running clock is in the key).
+    return Page(rows, items, featured, row, total=total, facts=(keys, total, featured.pk))
 
 
 def featured_row(kind=None, keep=None):

@@ -4,6 +4,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from frontend import kept
 from watch import services
 from watch.forms import WatchFilter
 
@@ -13,6 +14,11 @@ def watch(request):
     form = WatchFilter.from_query(request.GET)
     kind = form.kind()
     shown = services.page(kind)
+    # Drawn once for what it shows, for visitors who are not signed in (frontend.kept).
+    return kept.page(request, shown.facts, lambda: draw(request, form, kind, shown))
+
+
+def draw(request, form, kind, shown):
     featured, row = shown.featured, shown.featured_row
     context = {
         "form": form,
@@ -21,7 +27,7 @@ def watch(request):
         "rows": shown.rows,
         # The list items, kept whole (watch.services.drawn): one string for the template.
         "row_items": mark_safe("".join(shown.items)),
-        "total": services.live_games(kind).count(),
+        "total": shown.total,
         "limit": services.LIMIT,
         "featured": row,
         # For the page script; the picture is in the page already.

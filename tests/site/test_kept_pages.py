@@ -1,0 +1,86 @@
+"""Watch and the Archive kept whole for visitors who are not signed in (frontend.kept): drawn
+once for what they show, never another visitor's page, a waiting message never lost."""
+import gzip
+
+import pytest
+from django.contrib.messages import constants
+from django.contrib.messages.storage.cookie import CookieStorage, Message
+from django.http import HttpRequest
+
+from tests.site.played import finished, start
+from tests.site.test_watch import play
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
+
+PAGES = ["/watch/", "/archive/"]
+
+
+def drawn(response):
+    """Whether the page's template ran for this response (a kept page's does not)."""
+    return any(t.name.endswith("index.html") for t in response.templates)
+
+
+@pytest.fixture
+def site(users):
+    alice, bob, carol = users("alice", "bob", "carol")
+    play(start(alice, bob), "c3")
+    finished("hadron", (alice, carol), {"size": 5}, seed=3)
+    return alice, bob, carol
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_repeated_view_is_not_drawn_again(client, site, path):
+    first = client.get(path)
+    again = client.get(path)
+    assert drawn(first) and not drawn(again)
+    assert again.content == first.content
+    assert client.get(path + "?game=tripen").content != first.content  # another address
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_kept_page_is_sent_gzipped_to_who_takes_it(client, site, path):
+    plain = client.get(path)
+    packed = client.get(path, HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert packed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_signed_in_visitor_gets_their_own_page_and_leaves_none(client, site, path):
+    alice, _, _ = site
+    before = client.get(path).content.decode()
+    client.force_login(alice)
+    mine = client.get(path)
+    assert drawn(mine) and 'class="who"' in mine.content.decode()
+    client.logout()
+    after = client.get(path)
+    assert 'class="who"' not in after.content.decode()
+    assert after.content.decode() == before
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_waiting_message_is_shown_once_and_to_no_one_else(client, site, path):
+    client.get(path)
+    client.cookies["messages"] = CookieStorage(HttpRequest())._encode(
+        [Message(constants.INFO, "Log in to play.")])
+    shown = client.get(path)
+    assert drawn(shown) and "Log in to play." in shown.content.decode()
+    assert "Log in to play." not in client.get(path).content.decode()
+
+
+def test_the_watch_page_is_drawn_again_after_a_move(client, users):
+    alice, bob = users("alice", "bob")
+    game = play(start(alice, bob), "c3")
+    client.get("/watch/")
+    play(game, "a1")
+    again = client.get("/watch/")
+    assert drawn(again) and "2 moves" in again.content.decode()
+
+
+def test_the_archive_is_drawn_again_when_a_game_finishes(client, site):
+    alice, bob, _ = site
+    client.get("/archive/")
+    finished("copolymer", (bob, alice), {"size": 5}, seed=4)
+    again = client.get("/archive/")
+    assert drawn(again) and "2 games" in again.content.decode()
