@@ -1,4 +1,4 @@
-"""Watch and the Archive kept whole for visitors who are not signed in (frontend.kept): drawn
+"""Watch, the Archive, the rules and the leaderboards kept whole for visitors who are not signed in (frontend.kept): drawn
 once for what they show, never another visitor's page, a waiting message never lost."""
 import gzip
 
@@ -12,12 +12,12 @@ from tests.site.test_watch import play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
-PAGES = ["/watch/", "/archive/"]
+PAGES = ["/watch/", "/archive/", "/rules/hadron/", "/leaderboard/", "/leaderboard/hadron/"]
 
 
 def drawn(response):
     """Whether the page's template ran for this response (a kept page's does not)."""
-    return any(t.name.endswith("index.html") for t in response.templates)
+    return any(t.name == "base.html" for t in response.templates)
 
 
 @pytest.fixture
@@ -34,7 +34,12 @@ def test_a_repeated_view_is_not_drawn_again(client, site, path):
     again = client.get(path)
     assert drawn(first) and not drawn(again)
     assert again.content == first.content
-    assert client.get(path + "?game=tripen").content != first.content  # another address
+
+
+@pytest.mark.parametrize("path", ["/watch/", "/archive/"])
+def test_another_address_is_another_page(client, site, path):
+    first = client.get(path)
+    assert client.get(path + "?game=tripen").content != first.content
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -84,3 +89,14 @@ def test_the_archive_is_drawn_again_when_a_game_finishes(client, site):
     finished("copolymer", (bob, alice), {"size": 5}, seed=4)
     again = client.get("/archive/")
     assert drawn(again) and "2 games" in again.content.decode()
+
+
+def test_the_leaderboard_is_drawn_again_when_a_place_changes(client, django_user_model):
+    from tests.site.test_rating_pages import established
+    champ = django_user_model.objects.create_user("champ")
+    rating = established(champ, rating=1900)
+    assert ">1900</td>" in client.get("/leaderboard/").content.decode()
+    rating.rating = 1950
+    rating.save()
+    again = client.get("/leaderboard/")
+    assert drawn(again) and ">1950</td>" in again.content.decode()
