@@ -48,7 +48,7 @@ def page(request, facts, draw):
         if (response.status_code != 200 or response.cookies or response.streaming
                 or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")):
             return response
-        kept = (response["Content-Type"], gzip.compress(response.content, mtime=0))
+        kept = (response["Content-Type"], gzip.compress(response.content, 6, mtime=0))
         cache.set(key, kept, TIMEOUT)
     return answer(request, kept)
 

@@ -100,3 +100,32 @@ def test_the_leaderboard_is_drawn_again_when_a_place_changes(client, django_user
     rating.save()
     again = client.get("/leaderboard/")
     assert drawn(again) and ">1950</td>" in again.content.decode()
+
+
+def test_a_finished_games_page_is_kept_and_a_live_ones_is_not(client, users):
+    alice, bob, carol = users("alice", "bob", "carol")
+    live = play(start(alice, bob), "c3")
+    over = finished("hadron", (alice, carol), {"size": 5}, seed=3)
+    for game in (live, over):
+        client.get(f"/game/{game.pk}/")
+    assert drawn(client.get(f"/game/{live.pk}/"))  # its clocks and presence move
+    again = client.get(f"/game/{over.pk}/")
+    assert not drawn(again) and "csrfmiddlewaretoken" not in again.content.decode()
+    assert drawn(client.get(f"/game/{over.pk}/?ply=2"))  # another position: another page
+
+
+def test_a_finished_games_page_is_drawn_again_when_its_analysis_changes(client, users):
+    from analysis.models import Analysis
+    alice, carol = users("alice", "carol")
+    over = finished("hadron", (alice, carol), {"size": 5}, seed=3)
+    client.get(f"/game/{over.pk}/")
+    Analysis.objects.create(game=over, playouts=10, status=Analysis.QUEUED, requested_by=alice)
+    again = client.get(f"/game/{over.pk}/")
+    assert drawn(again) and '"status": "queued"' in again.content.decode()
+
+
+def test_a_signed_in_visitor_gets_the_analysis_panels_token(client, users):
+    alice, carol = users("alice", "carol")
+    over = finished("hadron", (alice, carol), {"size": 5}, seed=3)
+    client.force_login(carol)
+    assert "csrfmiddlewaretoken" in client.get(f"/game/{over.pk}/").content.decode()
