@@ -1,7 +1,7 @@
 """Whole pages kept, compressed, for visitors who are not signed in.
 
 Watch and the Archive read, for every view, everything their rows are drawn from (the rows'
-keys: watch.services.drawn, archive.listing.facts); from there on a page is the same for every
+keys: watch.services.keyed, archive.listing.facts); from there on a page is the same for every
 visitor who is not signed in until one of those facts changes. So such a view hands the facts
 it read and a function that draws the page: the page is drawn and gzipped once for those facts,
 and a repeated view costs the reads that make the key, not the template and the compression

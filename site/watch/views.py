@@ -19,14 +19,15 @@ def watch(request):
 
 
 def draw(request, form, kind, shown):
-    featured, row = shown.featured, shown.featured_row
+    rows, items, row = shown.drawn()
+    featured = shown.featured
     context = {
         "form": form,
         "kind": kind,
         "choices": form.fields["game"].choices,
-        "rows": shown.rows,
-        # The list items, kept whole (watch.services.drawn): one string for the template.
-        "row_items": mark_safe("".join(shown.items)),
+        "rows": rows,
+        # The list items, kept whole (watch.services.drawn_rows): one string for the template.
+        "row_items": mark_safe("".join(items)),
         "total": shown.total,
         "limit": services.LIMIT,
         "featured": row,

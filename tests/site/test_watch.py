@@ -354,7 +354,8 @@ def test_a_listed_featured_game_is_read_once_for_the_page(client, users, monkeyp
     monkeypatch.setattr(watch, "in_progress", lambda *args: read.append(args))
     shown = watch.page()
     assert shown.featured.pk == busy.pk and read == []
-    assert shown.featured_row is next(r for r in shown.rows if r["id"] == busy.pk)
+    rows, _, row = shown.drawn()
+    assert row is next(r for r in rows if r["id"] == busy.pk)
     html = client.get("/watch/").content.decode()
     data = re.search(r'id="featured-row"[^>]*>(.*?)</script>', html).group(1)
     assert json.loads(data)["id"] == busy.pk
