@@ -15,7 +15,6 @@ own (`check_timeouts`); only when each connection's turn comes changes. Called o
 server starts (tessera.asgi), as live.autobahn_logs.
 """
 import random
-import weakref
 
 # Daphne's period of the check (daphne.server.Server.run: callLater(2, timeout_checker)).
 PERIOD = 2.0
@@ -40,7 +39,7 @@ def timeout_checker(self):
 
     turn = self.__dict__.get("_checks")
     if turn is None:
-        turn = self._checks = {"due": [], "seen": weakref.WeakSet()}
+        turn = self._checks = {"due": []}
     if not turn["due"]:
         # A new round: every connection open now, each in one slice of it.
         connections = list(self.connections)
@@ -51,8 +50,7 @@ def timeout_checker(self):
     for protocol in turn["due"].pop(0):
         if protocol not in self.connections:
             continue   # closed since the round began
-        if protocol not in turn["seen"]:
-            turn["seen"].add(protocol)
+        if not getattr(protocol, "first_ping_moved", False):
             _first_ping_at_its_own_moment(self, protocol)
         protocol.check_timeouts()
     reactor.callLater(PERIOD / SLICES, self.timeout_checker)
@@ -64,6 +62,7 @@ timeout_checker.spread = True
 def _first_ping_at_its_own_moment(server, protocol):
     # A websocket's ping is due `ping_interval` after its last message (or its handshake):
     # moved back by a random share of the interval, the first comes sooner, once.
+    protocol.first_ping_moved = True
     last_ping = getattr(protocol, "last_ping", None)
     if last_ping is not None:
         protocol.last_ping = last_ping - random.random() * server.ping_interval
