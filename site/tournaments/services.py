@@ -346,8 +346,9 @@ def _start(tournament, first, second, round_=0):
     game = start_game(game=tournament.game, options=tournament.options,
                       players=[first.player, second.player],
                       time_control=tournament.time_control, rated=tournament.rated)
-    Pairing.objects.create(tournament=tournament, round=round_, game=game, first=first,
-                           second=second)
+    # Written once (live.sql): an arena's wave creates one a game.
+    sql.create(Pairing(tournament=tournament, round=round_, game=game, first=first,
+                       second=second))
     for entry in (first, second):
         announce(groups.user(entry.player_id),
                  {**game_started(game, f"Your {tournament.name} game has started"),
