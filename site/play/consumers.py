@@ -370,6 +370,9 @@ class GameConsumer(JsonSocket):
                 except Exception:
                     logger.debug("keep-alive to a closing socket failed", exc_info=True)
 
+    def kept_with(self):
+        return self.game_id   # one read and one `sync` text for the game's sockets
+
     @classmethod
     async def restarting(cls, sockets):
         """A restart closes these sockets: their players' clocks are not charged until their
