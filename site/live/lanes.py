@@ -339,17 +339,20 @@ async def _run(call, kind, placing=PEOPLE):
     context = contextvars.copy_context()
     executor = pool(kind)
     news = _News(executor._work_queue) if kind == "write" and placing <= OTHERS else None
-    placed = _placing.set(placing)  # read by Waiting.put, within run_in_executor's submit
+    placed = _placing.set(placing)  # read by Waiting.put, within the pool's submit()
     try:
-        future = loop.run_in_executor(executor, context.run, _job, call, outbox, kind, news)
+        job = executor.submit(context.run, _job, call, outbox, kind, news)
     finally:
         _placing.reset(placed)
+    ended = loop.create_future()
+    job.add_done_callback(functools.partial(_ended, loop, ended))
     try:
         # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the
-        # thread finishes the transaction either way, and its news still goes out.
-        result = await asyncio.shield(future)
+        # thread finishes the transaction either way (cancelling `ended` leaves `job` be), and
+        # its news still goes out.
+        result = await ended
     except asyncio.CancelledError:
-        loop.create_task(_deliver_when_done(future, outbox, news))
+        loop.create_task(_deliver_when_done(job, outbox, news))
         raise
     except BaseException:
         # A refusal may still have changed something on purpose (a clock that ran out).
@@ -357,6 +360,27 @@ async def _run(call, kind, placing=PEOPLE):
         raise
     await _deliver(outbox, news)
     return result
+
+
+def _ended(loop, ended, job):
+    """(the thread that ran the job) Its outcome to the caller, one loop turn after the loop
+    wakes: run_in_executor()'s future under asyncio.shield() took two, each behind whatever
+    else was ready on the loop (the bots' requests)."""
+    try:
+        loop.call_soon_threadsafe(_settle, ended, job)
+    except RuntimeError:
+        pass  # the loop has closed: nobody waits
+
+
+def _settle(ended, job):
+    if ended.cancelled():
+        return
+    if job.cancelled():
+        ended.cancel()
+    elif job.exception() is not None:
+        ended.set_exception(job.exception())
+    else:
+        ended.set_result(job.result())
 
 
 async def _deliver(outbox, news):
@@ -367,9 +391,9 @@ async def _deliver(outbox, news):
             news.release()
 
 
-async def _deliver_when_done(future, outbox, news):
+async def _deliver_when_done(job, outbox, news):
     try:
-        await future
+        await asyncio.wrap_future(job)
     except BaseException:
         pass
     await _deliver(outbox, news)

@@ -187,3 +187,23 @@ def test_a_program_waits_for_a_persons_news_no_longer_than_its_allowance(monkeyp
         return queued
 
     assert held_writer(body) == ["person", "bot", "heartbeat"]
+
+
+def test_a_caller_cancelled_mid_change_leaves_the_change_to_finish():
+    """Its socket closed while the writer ran its change: the transaction is not cut, and the
+    game's next change waits for it in order."""
+    writer_free = threading.Event()
+    ran = []
+
+    async def scenario():
+        caller = asyncio.ensure_future(lanes.in_lane(
+            ("game", -19), lambda: (writer_free.wait(5), ran.append("change"))))
+        await asyncio.sleep(0.05)
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        writer_free.set()
+        await lanes.in_lane(("game", -19), lambda: ran.append("next"))
+
+    run(scenario)
+    assert ran == ["change", "next"]
