@@ -87,13 +87,17 @@ class Waiting(queue.PriorityQueue):
         self.people_queued = 0   # jobs placed PEOPLE or OTHERS in the queue now
         self.news = 0            # people's changes ended whose news is not out yet
         self.news_out = threading.Condition(self.mutex)
+        self.stopping = False    # the stop signal queued: nothing is held any more
 
     def _put(self, item):
         # None: the executor's stop signal to a thread, which must not pass queued jobs.
         placing = BACKGROUND if item is None else _placing.get()
         due = _SHUT if item is None else _clock() + WAITS[placing]
         heapq.heappush(self.queue, (due, next(self.arrivals), placing, item))
-        if placing <= OTHERS:
+        if item is None:
+            self.stopping = True
+            self.news_out.notify_all()
+        elif placing <= OTHERS:
             self.people_queued += 1
             self.news_out.notify_all()
 
@@ -113,16 +117,17 @@ class Waiting(queue.PriorityQueue):
         return item
 
     def get(self, block=True, timeout=None):
-        if block and self.news:
+        if block and self.news > 0:
             self.let_news_out()
         return super().get(block, timeout)
 
     def let_news_out(self):
         """(a pool thread, between jobs) Wait while a person's news is on its way out and no
-        person's job waits, at most NEWS_WAIT."""
+        person's job waits, at most NEWS_WAIT; not once the pool is stopping (its threads are
+        joined at the interpreter's exit)."""
         with self.news_out:
             deadline = None
-            while self.news and not self.people_queued:
+            while self.news > 0 and not self.people_queued and not self.stopping:
                 now = time.monotonic()
                 deadline = deadline or now + NEWS_WAIT
                 if now >= deadline:

@@ -160,7 +160,7 @@ def news_never_leaves(monkeypatch):
 
 
 def test_people_are_not_held_behind_a_persons_news(monkeypatch, news_never_leaves):
-    monkeypatch.setattr(lanes, "NEWS_WAIT", 3600.0)
+    monkeypatch.setattr(lanes, "NEWS_WAIT", 60.0)
 
     async def body(ran):
         queued = []
@@ -171,6 +171,25 @@ def test_people_are_not_held_behind_a_persons_news(monkeypatch, news_never_leave
         return queued
 
     assert held_writer(body) == ["person 1", "person 2", "chat"]
+
+
+def test_a_stopping_pool_holds_nothing(monkeypatch, news_never_leaves):
+    """A person's news never out, the writer waits at most NEWS_WAIT (an hour here) before
+    the next job; the pool's stop signal ends that wait, else its thread held up the
+    interpreter's exit, which joins it."""
+    monkeypatch.setattr(lanes, "NEWS_WAIT", 3600.0)
+
+    async def scenario():
+        await lanes.in_lane(("game", -20), lambda: None)
+        await asyncio.sleep(0.05)  # the writer waits for the news, with nothing queued
+
+    run(scenario)
+    writer = lanes.pool("write")
+    threads = list(writer._threads)
+    lanes.shutdown()
+    for thread in threads:
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads)
 
 
 def test_a_program_waits_for_a_persons_news_no_longer_than_its_allowance(monkeypatch,
