@@ -1,12 +1,13 @@
 """Each page's CPU time in-process (Django's test client, time.process_time), checkouts
 interleaved on one copy of a site: steadier than a load run on a shared machine.
 
-    python bench/pages_cpu.py SITE.sqlite3 GAMES.json --site /tmp/old --site . [--rounds 2]
+    python bench/pages_cpu.py SITE.sqlite3 GAMES.json --site /tmp/old --site . [--rounds 2] [--gzip]
 
 SITE.sqlite3 and GAMES.json: a site bench/pages_setup.py made (for example with
 {"archived": 100000, "playing": 2000}); each checkout serves a copy of it, round after round.
 Prints, per checkout and round, each page's median CPU ms over --repeat requests (after 3
-not counted) and its number of queries. It prints figures; it is not a test.
+not counted) and its number of queries. --gzip: ask for gzip like a browser (and Locust) does,
+so each page's compression is counted. It prints figures; it is not a test.
 """
 import argparse
 import json
@@ -31,7 +32,7 @@ def pages(game):
             ("leaderboard", "/leaderboard/"), ("rules", "/rules/hadron/")]
 
 
-def probe(games_path, repeat):
+def probe(games_path, repeat, gzip=False):
     """In the child: each page's median CPU ms and its queries, as JSON lines."""
     import django
     django.setup()
@@ -40,7 +41,7 @@ def probe(games_path, repeat):
     from django.test import Client
 
     game = json.loads(Path(games_path).read_text())["finished"][0]
-    client = Client()
+    client = Client(**({"HTTP_ACCEPT_ENCODING": "gzip, deflate"} if gzip else {}))
     for name, path in pages(game):
         for _ in range(3):
             assert client.get(path).status_code == 200, path
@@ -64,6 +65,7 @@ def main():
     parser.add_argument("--site", type=Path, action="append")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--gzip", action="store_true", help="ask for gzip, as browsers do")
     args = parser.parse_args()
     sites = [path.resolve() for path in (args.site or [HERE.parent])]
     with tempfile.TemporaryDirectory(prefix="tessera-pages-cpu-") as folder:
@@ -79,7 +81,7 @@ def main():
                                                        str(checkout)]))
                 found = subprocess.run(
                     [sys.executable, str(Path(__file__).resolve()), "--probe", str(args.games),
-                     str(args.repeat)], cwd=checkout, env=env, check=True, capture_output=True,
+                     str(args.repeat), *(["gzip"] if args.gzip else [])], cwd=checkout, env=env, check=True, capture_output=True,
                     text=True)
                 print(f"== {checkout} round {round_}")
                 for line in found.stdout.splitlines():
@@ -89,6 +91,6 @@ def main():
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--probe"]:
-        probe(sys.argv[2], int(sys.argv[3]))
+        probe(sys.argv[2], int(sys.argv[3]), sys.argv[4:5] == ["gzip"])
     else:
         main()

@@ -5,6 +5,7 @@ one Daphne process, driven by Locust (40 visitors with no think time, headless).
     python bench/pages_load.py --archived 100000        # and 100,000 archived games beside them
     python bench/pages_load.py --playing 2000           # and 2,000 more games in progress
     python bench/pages_load.py --site /tmp/old --site .  # two checkouts, one after the other
+    python bench/pages_load.py --gzip                   # pages served alone asked for with gzip
     python bench/pages_load.py --smoke                  # a tiny shape (tests/bench)
 
 For each checkout (--site, default this one) it makes a scratch SQLite site (migrate, then
@@ -20,6 +21,7 @@ per request (from /proc), steadier than the clock on a shared machine, and the r
 It prints figures; it is not a test.
 """
 import argparse
+import gzip as gzip_module
 import json
 import os
 import shutil
@@ -58,6 +60,8 @@ def parse_args():
     parser.add_argument("--duration", type=float, default=20, help="seconds measured per load")
     parser.add_argument("--warmup", type=float, default=3, help="seconds of load not counted")
     parser.add_argument("--alone", type=int, default=30, help="requests per page served alone")
+    parser.add_argument("--gzip", action="store_true",
+                        help="pages served alone asked for with gzip, as browsers and Locust do")
     parser.add_argument("--smoke", action="store_true", help="a tiny shape, for tests/bench")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
@@ -142,26 +146,29 @@ class Site:
                 self.process.wait(10)
 
 
-def get(url):
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return response.read()
+def get(url, gzip=False):
+    # Asked for gzip (--gzip), the page's size is still its own: the figures print it unpacked.
+    headers = {"Accept-Encoding": "gzip"} if gzip else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as answer:
+        body = answer.read()
+        return gzip_module.decompress(body) if answer.headers.get("Content-Encoding") == "gzip" else body
 
 
-def alone(site, repeat):
+def alone(site, repeat, gzip=False):
     """Each page asked for one at a time, after a warm-up: {name: (median ms, bytes, server
-    CPU ms per request)}."""
+    CPU ms per request)}. gzip: asked for as browsers (and the mix's Locust) ask."""
     game = site.games["finished"][0]
     figures = {}
     for name, path in ALONE:
         url = site.url + path.format(game=game)
-        body = get(url)
+        body = get(url, gzip)
         for _ in range(2):
-            get(url)
+            get(url, gzip)
         times = []
         cpu = site.cpu_seconds()
         for _ in range(repeat):
             start = time.perf_counter()
-            get(url)
+            get(url, gzip)
             times.append((time.perf_counter() - start) * 1000)
         cpu_ms = (site.cpu_seconds() - cpu) * 1000 / repeat
         figures[name] = (statistics.median(times), len(body), cpu_ms)
@@ -204,7 +211,7 @@ def measure(checkout, args, server_core, load_core):
         site.prepare()
         try:
             site.start(server_core)
-            pages = alone(site, args.alone)
+            pages = alone(site, args.alone, args.gzip)
             size = round(statistics.mean(size for _, size, _ in pages.values()))
             mix = loaded(site, "mix", size, load_core, args)
             plain = loaded(site, "plain", size, load_core, args)

@@ -295,8 +295,14 @@ async def act(request, service, game_id, *args):
     ActionOut by ninja: action_job makes exactly that shape (tests/ws/test_api_door.py)."""
     now = timezone.now()
     who = caller(request)
-    # A token's action is a program's: behind people's changes on the writers (live.lanes).
-    in_lane = lanes.in_lane if who.token is None else lanes.program_in_lane
+    # A token's action is a program's: behind people's changes on the writers (live.lanes);
+    # a person's end of a game behind the people's moves, as on the socket.
+    if who.token is not None:
+        in_lane = lanes.program_in_lane
+    elif service in play_services.ENDINGS:
+        in_lane = lanes.ending_in_lane
+    else:
+        in_lane = lanes.in_lane
     answer = await in_lane(("game", game_id), action_job, who, service, game_id, *args,
                            now=now)
     return HttpResponse(encoded(answer), content_type="application/json")

@@ -121,8 +121,9 @@ def facts(wanted):
 
 
 def items(wanted):
-    """The list items of the games of ids `wanted`, in that order: kept ones from the cache
-    (one read for the page), the others' games read whole, rendered and kept."""
+    """The list items of the games of ids `wanted`, in that order, and their keys (facts()):
+    kept ones from the cache (one read for the page), the others' games read whole, rendered
+    and kept."""
     keys, changes, ratings = facts(wanted)
     kept = cache.get_many(list(keys.values()))
     missing = [pk for pk, key in keys.items() if key not in kept]
@@ -133,4 +134,5 @@ def items(wanted):
         cache.set_many(drawn, ROW_TIMEOUT)
     found = {**kept, **drawn}
     # A game deleted since its key was read (its player's account went) is left out.
-    return [mark_safe(found[keys[pk]]) for pk in wanted if keys.get(pk) in found]
+    shown = [keys[pk] for pk in wanted if keys.get(pk) in found]
+    return [mark_safe(found[key]) for key in shown], shown

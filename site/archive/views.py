@@ -19,6 +19,7 @@ from django_ratelimit.core import is_ratelimited
 
 from archive import drawings, exports, listing, positions, queries
 from archive.forms import ArchiveFilter, ExploreForm
+from frontend import kept
 from live import clients
 from play.clock import clock_history
 from play.models import Game
@@ -74,11 +75,11 @@ FILTER_TIMEOUT = 24 * 3600
 
 
 def filter_html(form):
-    """The search form's HTML. A valid search's form shows only what was asked and the
-    tournaments offered, so it is rendered once for those and kept; a refused one (its errors
-    may depend on the database: no such player) is rendered every time."""
+    """The search form's HTML and its key. A valid search's form shows only what was asked and
+    the tournaments offered, so it is rendered once for those and kept; a refused one (its
+    errors may depend on the database: no such player) is rendered every time (key None)."""
     if not form.is_valid():
-        return render_to_string("archive/_filter.html", {"form": form})
+        return render_to_string("archive/_filter.html", {"form": form}), None
     offered = list(form.fields["event"].queryset.values_list("pk", "name", "starts_at"))
     shown = repr((FILTER_VERSION, sorted(form.data.lists()), offered))
     key = f"archive:filter:{hashlib.sha1(shown.encode()).hexdigest()}"
@@ -86,18 +87,22 @@ def filter_html(form):
     if html is None:
         html = render_to_string("archive/_filter.html", {"form": form})
         cache.set(key, html, FILTER_TIMEOUT)
-    return mark_safe(html)
+    return mark_safe(html), key
 
 
 @require_GET
 def index(request):
     form = ArchiveFilter(request.GET)
-    page = rows = None
+    page = rows = facts = None
+    search, search_key = filter_html(form)
     if form.is_valid():
         page = queries.ids_page_of(form.filters(), request.GET.get("page"))
-        rows = listing.items(page.object_list)
-    return render(request, "archive/index.html", {"form": form, "page": page, "rows": rows,
-                                                  "filter_html": filter_html(form)})
+        rows, keys = listing.items(page.object_list)
+        facts = (search_key, keys, page.number, page.paginator.count, page.paginator.num_pages)
+    # Drawn once for what it shows, for visitors who are not signed in (frontend.kept).
+    return kept.page(request, facts, lambda: render(
+        request, "archive/index.html",
+        {"form": form, "page": page, "rows": rows, "filter_html": search}))
 
 
 @require_GET

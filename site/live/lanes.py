@@ -14,7 +14,8 @@
   steps of up to 100 ms). Readers run beside it (the database is in WAL mode).
 * The writers take their jobs in order of who waits (PEOPLE, OTHERS, PROGRAMS, BACKGROUND),
   in arrival order within each: a person's change to a game (in_lane()) first; then other
-  work a person waits for (write(): a socket's arrival, a chat line, an arena wave's games),
+  work a person waits for (write(): a socket's arrival, a chat line, an arena wave's games;
+  ending_in_lane(): a person's change that ends a game, several moves' worth of work),
   which lets a quarter of a second of games' changes pass (an arena's turnover queued people's
   moves behind a dozen arrivals and a wave's games a second); then a program's action (a token's, through the API or the game socket:
   program_in_lane()), which may wait the few milliseconds of a person's move where a bot
@@ -315,6 +316,15 @@ async def in_lane(key, fn, *args, **kwargs):
     every change to that key this process received before it, and before any received after
     it."""
     return await _in_lane(key, functools.partial(fn, *args, **kwargs), PEOPLE)
+
+
+async def ending_in_lane(key, fn, *args, **kwargs):
+    """As in_lane(), for a person's change that ends a game (a resignation, an abort, a
+    claimed win): it costs the writers several moves (the end's ratings, an event's points),
+    so the people's moves waiting beside it go first, as the other writes a person waits for
+    let them (OTHERS: a quarter of a second at most). An arena's turnover ends a few games
+    at once every second; the moves queued behind those ends waited for all of them."""
+    return await _in_lane(key, functools.partial(fn, *args, **kwargs), OTHERS)
 
 
 async def program_in_lane(key, fn, *args, **kwargs):

@@ -25,6 +25,7 @@ import asyncio
 import contextvars
 import gc
 import logging
+import math
 import os
 import random
 import socket
@@ -40,12 +41,16 @@ from django.utils import timezone
 
 from live import lanes, registry
 
-# Sockets per database job of the heartbeat, and per step of the keep-alive.
+# Sockets per database job of the heartbeat, and per step of the keep-alive, at most.
 SLICE = 200
-# The slices of a keep-alive and of a heartbeat are spread over this share of their period
-# (the next run starts after the last slice): 2,000 sockets' keep-alives sent at once held the
-# event loop, and moves waited behind them (docs/design.md, "Periodic work").
-SPREAD = 0.5
+# The heartbeat and the keep-alive trickle: each run's slices are spread over its whole period
+# (SPREAD of it), at most a slice every TICK seconds, and the next run starts a period after
+# this one began. Each socket (each game's sockets together) has its own moment in the period:
+# 2,000 sockets' keep-alives in ten slices of 200 over half the period held the event loop
+# for up to 6 ms at a time, and the moves that arrived meanwhile waited behind them
+# (docs/design.md, "Periodic work").
+SPREAD = 1.0
+TICK = 0.25
 
 logger = logging.getLogger(__name__)
 # One line per run of each periodic work at INFO (LOG_LEVEL=INFO), read by bench/live_load.py.
@@ -133,9 +138,9 @@ async def _begin():
         logger.exception("could not record the start of this server process")
     tasks = _state["tasks"]
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_HEARTBEAT, _spread_beat,
-                                             "live.heartbeat")))
+                                             "live.heartbeat", paced=True)))
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive,
-                                             "live.keep_alive")))
+                                             "live.keep_alive", paced=True)))
     for seconds, job, aside, due in _jobs:
         tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside, due))))
 
@@ -203,19 +208,22 @@ def gone_from_this_machine(process_name):
 
 # -- running -----------------------------------------------------------------------------------
 
-async def _repeat(seconds, work, name=None):
+async def _repeat(seconds, work, name=None, paced=False):
     # The first run comes at a random point of the first period: the heartbeat (10 s) and the
     # keep-alive (30 s) would otherwise run at the same moments for ever, and so would the
-    # processes started together.
+    # processes started together. `paced`: the next run starts `seconds` after this one
+    # began (a run that trickles over its period), not `seconds` after it ended.
     await asyncio.sleep(seconds * random.random())
+    loop = asyncio.get_running_loop()
     while True:
+        began = loop.time()
         try:
             await measured(name or work.__name__, work())
         except asyncio.CancelledError:
             raise
         except Exception:
             logger.exception("periodic work %s failed", getattr(work, "__name__", work))
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(max(0.0, began + seconds - loop.time()) if paced else seconds)
 
 
 def _job_runner(job, aside, due=None):
@@ -351,10 +359,47 @@ async def _spread_keep_alive():
     await _keep_alive(spread=settings.LIVE_KEEPALIVE * SPREAD)
 
 
-def _slices(kinds):
-    """(kind, up to SLICE of its items) for each kind of `kinds` (kind -> list)."""
-    return [(kind, items[start:start + SLICE]) for kind, items in kinds.items()
-            for start in range(0, len(items), SLICE)]
+def _slices(kinds, spread=0.0):
+    """(kind, its items) for each slice of a periodic run over `kinds` (kind -> list of
+    sockets or of channel names): as many slices as `spread` seconds hold TICKs (fewer for a
+    few items), none over SLICE items. The items that share a kept_with key (a game's sockets)
+    are consecutive and stay in one slice where the slice's size allows: one read and one
+    text for them."""
+    total = sum(len(items) for items in kinds.values())
+    if not total:
+        return []
+    count = min(total, max(math.ceil(total / SLICE), round(spread / TICK), 1))
+    size = math.ceil(total / count)
+    slices = []
+    for kind, items in kinds.items():
+        if items and isinstance(items[0], str):
+            # Channel names (the heartbeat's rows): nothing to keep together.
+            step = min(size, SLICE)
+            slices.extend((kind, items[start:start + step]) for start in range(0, len(items), step))
+            continue
+        together = {}
+        for item in items:
+            together.setdefault(_kept_with(item), []).append(item)
+        current = []
+        for group in together.values():
+            if current and len(current) + len(group) > size:
+                slices.append((kind, current))
+                current = []
+            for start in range(0, len(group), SLICE):
+                part = group[start:start + SLICE]
+                if current and len(current) + len(part) > SLICE:
+                    slices.append((kind, current))
+                    current = []
+                current.extend(part)
+        if current:
+            slices.append((kind, current))
+    return slices
+
+
+def _kept_with(socket):
+    """The key of the sockets that go together (a socket without one goes alone)."""
+    key = socket.kept_with()
+    return (None, id(socket)) if key is None else key
 
 
 async def _pause(index, count, spread):
@@ -366,14 +411,15 @@ async def _pause(index, count, spread):
 
 async def beat(spread=0.0):
     """Say this process is alive; refresh the presence rows of its open sockets and forget
-    those whose consumer died without a disconnect. The rows go in slices of SLICE, each a job
-    of its own, so that moves waiting for the writer run between them (with thousands of
-    sockets, one job for all of them held the writer for tens of milliseconds), spread over
-    `spread` seconds (a row is stale after three heartbeats: it stays well fresh)."""
+    those whose consumer died without a disconnect. The rows go in slices (_slices: at most
+    SLICE, one every TICK seconds or so), each a job of its own, so that moves waiting for the
+    writer run between them (with thousands of sockets, one job for all of them held the
+    writer for tens of milliseconds), spread over `spread` seconds (a row is stale after three
+    heartbeats: it stays well fresh)."""
     for kind, names in registry.names_by_kind(registry.prune()).items():
         await lanes.background(on_thread(kind.lost), names)
     await lanes.background(on_thread(_still_alive), _state["name"], timezone.now())
-    slices = _slices(registry.names_by_kind(registry.by_kind()))
+    slices = _slices(registry.names_by_kind(registry.by_kind()), spread)
     for index, (kind, names) in enumerate(slices):
         await _pause(index, len(slices), spread)
         await lanes.background(on_thread(kind.still_here), names)
@@ -387,9 +433,10 @@ def _still_alive(process_name, now):
 
 async def _keep_alive(spread=0.0):
     """Renew the group memberships of the open sockets and send each kind's keep-alive news,
-    a slice of SLICE sockets at a time, the slices spread over `spread` seconds: a keep-alive
-    is never urgent, the moves that arrive meanwhile go first."""
-    slices = _slices(registry.by_kind())
+    a slice at a time (_slices: a few games' sockets every TICK seconds or so), the slices
+    spread over `spread` seconds: a keep-alive is never urgent, the moves that arrive
+    meanwhile go first."""
+    slices = _slices(registry.by_kind(), spread)
     for index, (kind, sockets) in enumerate(slices):
         await _pause(index, len(slices), spread)
         await registry.renew_groups(sockets)

@@ -32,6 +32,7 @@ class Entry:
 _entries = {}  # channel name -> Entry
 _per_user = Counter()
 _per_address = Counter()
+_per_kind = Counter()  # consumer class -> open sockets (ops.metrics reads it every few seconds)
 
 
 def admit(socket, task):
@@ -58,6 +59,7 @@ def leave(socket):
 
 
 def _count(entry, step):
+    _per_kind[type(entry.socket)] += step
     if entry.user_id is not None:
         _per_user[entry.user_id] += step
         if _per_user[entry.user_id] <= 0:
@@ -74,6 +76,11 @@ def open_sockets():
 
 def count():
     return len(_entries)
+
+
+def counts_by_kind():
+    """{consumer class: open sockets}, without a look at each socket."""
+    return {kind: count for kind, count in _per_kind.items() if count > 0}
 
 
 def prune():

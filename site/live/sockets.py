@@ -295,6 +295,11 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def keep_alive(cls, sockets):
         """Hook: what this kind of socket sends its open sockets at each keep-alive."""
 
+    def kept_with(self):
+        """Hook: a key shared by the sockets whose keep-alive is best sent together (in one
+        slice: one read and one text for them), or None."""
+        return None
+
     @classmethod
     async def restarting(cls, sockets):
         """Hook (event loop): the process is stopping and is about to close these open sockets

@@ -187,7 +187,7 @@ def count_sockets():
     from live import registry
 
     count_load()
-    kinds = {kind.__name__: len(sockets) for kind, sockets in registry.by_kind().items()}
+    kinds = {kind.__name__: count for kind, count in registry.counts_by_kind().items()}
     for kind in _state["kinds"]:
         kinds.setdefault(kind, 0)  # a kind with none left reads 0, not its last count
     _state["kinds"].update(kinds)

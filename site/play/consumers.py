@@ -224,8 +224,14 @@ class GameConsumer(JsonSocket):
     async def act(self, service, user, *args, **kwargs):
         """Run a change in the game's lane; the sender alone hears what it returns. A socket
         opened with a token is a program's: its changes wait behind people's on the writers
-        (live.lanes), as through the API."""
-        in_lane = lanes.in_lane if self.token() is None else lanes.program_in_lane
+        (live.lanes), as through the API; a person's change that ends the game waits behind
+        the people's moves (services.ENDINGS)."""
+        if self.token() is not None:
+            in_lane = lanes.program_in_lane
+        elif service in services.ENDINGS:
+            in_lane = lanes.ending_in_lane  # behind the moves waiting beside it
+        else:
+            in_lane = lanes.in_lane
         messages = await in_lane(("game", self.game_id), self.checked(service), self.game_id,
                                  user, *args, **kwargs)
         signals.change_answered.send(sender=GameConsumer)
@@ -363,6 +369,9 @@ class GameConsumer(JsonSocket):
                     await socket.send(text_data=text)
                 except Exception:
                     logger.debug("keep-alive to a closing socket failed", exc_info=True)
+
+    def kept_with(self):
+        return self.game_id   # one read and one `sync` text for the game's sockets
 
     @classmethod
     async def restarting(cls, sockets):

@@ -38,7 +38,7 @@ from django.utils import timezone
 
 import games
 from live.sockets import Refusal
-from live.sql import update
+from live.sql import create, update
 from play import broadcast, lapses, positions, presence, statements
 from play.clock import after_action, ms, restart_grace, server_gap
 from play.endings import end_game, end_if_due, lapse_takeback, played_out_text, winner_of
@@ -74,13 +74,17 @@ def start_game(*, game, options, players, time_control, rematch_of=None, rated=F
     if first.pk == second.pk:
         raise ValueError("a game needs two different players")
     with transaction.atomic():
-        record = Game.objects.create(
+        record = Game(
             game=engine.name, options=options, player0=first, player1=second,
             time_kind=time_control.kind, minutes=time_control.minutes,
             increment=time_control.increment, days=time_control.days,
             remaining0_ms=time_control.start_ms, remaining1_ms=time_control.start_ms,
             rematch_of=rematch_of, rated=rated,
         )
+        # What Game.objects.create() stores, in a statement written once (live.sql): Game's
+        # save() brings its derived fields up to date first, and so does this.
+        record.fields_to_save(None)
+        create(record)
         # Nobody is on the game page yet.
         record.absent0_since = record.absent1_since = record.created_at
         fields = ["absent0_since", "absent1_since"]
@@ -310,6 +314,11 @@ def expire(game_id, now=None):
         game = statements.game(game_id, lock=True)
         end_if_due(game, now or timezone.now())
         return game.expires_at
+
+
+# A person's changes that end the game: each costs the writer several moves (the ratings, an
+# event's points), so the moves waiting beside one go first (live.lanes.ending_in_lane).
+ENDINGS = frozenset({resign, abort, claim_victory})
 
 
 # -- refusals ----------------------------------------------------------------------------------

@@ -94,6 +94,37 @@ def arriving(game_ids):
     return found
 
 
+# Games read per statement (SQLite takes at most 999 parameters in old builds).
+GAMES_READ = 500
+
+
+@lru_cache(maxsize=64)
+def _games_read(vendor, count):
+    meta = Game._meta
+    fields = tuple(meta.concrete_fields)
+    sql = "SELECT {} FROM {} WHERE {} IN ({})".format(
+        ", ".join(quote(field.column) for field in fields), table(Game),
+        quote(meta.pk.column), ", ".join(["%s"] * count))
+    return sql, [field.attname for field in fields], fields
+
+
+def games(game_ids):
+    """The games `game_ids` with their players, as `Game.objects.with_players().filter(
+    pk__in=game_ids)` gives them (in no set order): the presence news of a crowd of pages
+    reads them so, once a crowd has come or gone, on a reader beside the moves."""
+    found = []
+    ids = list(game_ids)
+    for start in range(0, len(ids), GAMES_READ):
+        chunk = ids[start:start + GAMES_READ]
+        sql, names, fields = _games_read(connection.vendor, len(chunk))
+        steps = converters(fields)
+        for row in fetch(sql, chunk):
+            game = Game.from_db(connection.alias, names, converted(row, steps))
+            seat_players(game)
+            found.append(game)
+    return found
+
+
 def insert_action(game, ply, action, player, created_at, remaining_ms=None):
     """Store one action, as `Action.objects.create(...)` would (the unique (game, ply)
     constraint still stands behind it), with the realtime clocks just after it."""

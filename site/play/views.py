@@ -6,6 +6,9 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from analysis.answers import analysis_answer
+from analysis.services import analysis_of
+from frontend import kept
 from play import notes, services, vacations
 from play.models import Game
 
@@ -29,6 +32,25 @@ def shown_ply(request, game):
 @require_GET
 def game_page(request, game_id):
     game, snapshot = _current(request, game_id)
+    # A finished game's page is drawn once for what it shows, for visitors who are not signed
+    # in (frontend.kept).
+    return kept.page(request, finished_facts(game, snapshot),
+                     lambda: draw(request, game, snapshot))
+
+
+def finished_facts(game, snapshot):
+    """Everything a finished game's page shows beyond its address: the snapshot but the moment
+    it was read (its clocks' server_time, which the page's script reads only for a player's
+    claim), and the stored analysis (analysis_tags.analysis_panel). None for a game in
+    progress: its clocks and presence change its page from one moment to the next."""
+    if game.is_active:
+        return None
+    still = {**snapshot, "clocks": {k: v for k, v in snapshot["clocks"].items()
+                                    if k != "server_time"}}
+    return still, analysis_answer(game, analysis_of(game))
+
+
+def draw(request, game, snapshot):
     return render(request, "play/game.html", {
         "game": game, "snapshot": snapshot, "live": game.is_active,
         "shown_ply": shown_ply(request, game),

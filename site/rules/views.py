@@ -3,6 +3,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from boards.diagrams import diagrams
+from frontend import kept
 from rules.catalog import GUIDES
 
 
@@ -18,4 +19,6 @@ def game(request, game):
     if guide is None:
         raise Http404(f"No game called {game!r}.")
     context = {"guide": guide, "guides": GUIDES, "diagrams": diagrams(guide.name)}
-    return render(request, f"rules/{guide.name}.html", context)
+    # The same for everyone who is not signed in, for as long as the process runs: no facts
+    # beyond its address (frontend.kept).
+    return kept.page(request, (), lambda: render(request, f"rules/{guide.name}.html", context))

@@ -89,6 +89,12 @@ class Entry(models.Model):
     # The final place in the standings, set when the event finishes (profiles list it).
     place = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Arena: the opponent of its last pairing and its games as first less its games as second,
+    # changed with each pairing (services._start), so a wave reads the entries and the games
+    # in play instead of every pairing the event has had.
+    last_opponent = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                      related_name="+")
+    side_balance = models.IntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"],

@@ -346,13 +346,36 @@ def _start(tournament, first, second, round_=0):
     game = start_game(game=tournament.game, options=tournament.options,
                       players=[first.player, second.player],
                       time_control=tournament.time_control, rated=tournament.rated)
-    Pairing.objects.create(tournament=tournament, round=round_, game=game, first=first,
-                           second=second)
+    # Written once (live.sql): an arena's wave creates one a game.
+    sql.create(Pairing(tournament=tournament, round=round_, game=game, first=first,
+                       second=second))
+    _paired(first, second)
     for entry in (first, second):
         announce(groups.user(entry.player_id),
                  {**game_started(game, f"Your {tournament.name} game has started"),
                   "tournament": tournament.pk})
     return game
+
+
+def _paired(first, second):
+    """Each entry's last opponent and side balance after this pairing, in its transaction (the
+    one statement, written once: every game an arena starts pays it), so a wave need not read
+    the event's every pairing (wave_pairs)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_paired_sql(connection.vendor),
+                       [first.pk, second.pk, first.pk, first.pk, first.pk, second.pk])
+    first.last_opponent_id, second.last_opponent_id = second.pk, first.pk
+    first.side_balance += 1
+    second.side_balance -= 1
+
+
+@functools.lru_cache(maxsize=None)
+def _paired_sql(vendor):
+    column, pk = sql.column, sql.column(Entry, "id")
+    balance = column(Entry, "side_balance")
+    return (f"UPDATE {sql.table(Entry)} SET {column(Entry, 'last_opponent')} = CASE {pk} "
+            f"WHEN %s THEN %s ELSE %s END, {balance} = {balance} + CASE {pk} WHEN %s THEN 1 "
+            f"ELSE -1 END WHERE {pk} IN (%s, %s)")
 
 
 # Computer players fill an arena with fewer people than this (TOURNAMENT_COMPUTERS).
@@ -427,20 +450,20 @@ def _with_players(tournament, pairs):
 def wave_pairs(tournament):
     """The next wave: [(first entry id, second entry id)], from the entries and pairings as
     read now (the sides balanced, never the same opponent twice in a row but for two)."""
-    entries = {pk: (points, joined_at, player_id) for pk, points, joined_at, player_id, paused,
-               withdrawn in tournament.entries.values_list(
-                   "pk", "points", "joined_at", "player_id", "paused", "withdrawn")
-               if not (paused or withdrawn)}
-    busy = set()
-    last = {}
-    balance = {}
-    for first, second, ended_at in tournament.pairings.order_by("created_at", "pk").values_list(
-            "first_id", "second_id", "ended_at"):
-        if ended_at is None:
-            busy.update((first, second))
-        last[first], last[second] = second, first
-        balance[first] = balance.get(first, 0) + 1
-        balance[second] = balance.get(second, 0) - 1
+    entries, last, balance = {}, {}, {}
+    for pk, points, joined_at, player_id, opponent, side_balance, paused, withdrawn in (
+            tournament.entries.values_list("pk", "points", "joined_at", "player_id",
+                                           "last_opponent_id", "side_balance", "paused",
+                                           "withdrawn")):
+        if not (paused or withdrawn):
+            entries[pk] = (points, joined_at, player_id)
+            if opponent is not None:
+                last[pk] = opponent
+            balance[pk] = side_balance
+    # The games in play only (an index of tournament, ended_at); each entry keeps its last
+    # opponent and side balance (_paired).
+    busy = {pk for pair in tournament.pairings.filter(ended_at__isnull=True).values_list(
+        "first_id", "second_id") for pk in pair}
     free = [pk for pk in entries if pk not in busy]
     free.sort(key=lambda pk: (-entries[pk][0], entries[pk][1], pk))
     pairs = []

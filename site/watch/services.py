@@ -122,7 +122,7 @@ ROW_VERSION = 2
 # A row is kept this long at most: a game in progress gets new keys as it moves.
 ROW_TIMEOUT = 3600
 # Every column of a game: with its players' names, what a row is drawn from besides the
-# ratings beside the names, its watchers and the time (drawn()).
+# ratings beside the names, its watchers and the time (keyed()).
 COLUMNS = [field.attname for field in Game._meta.concrete_fields]
 NAMES = ("player0__username", "player1__username")
 
@@ -161,15 +161,24 @@ def watchers_of(games, now):
     return found
 
 
-def drawn(kind=None, limit=LIMIT, now=None):
-    """The list's games with their values (read_lightly()), their rows (row_of(), without
-    the picture: it is in the item) and their list items, newest first. A row is kept in the
-    cache with its item under a key made of everything it is drawn from: the game's columns, its players' names and ratings, its watchers, and its
-    clocks as read now but the moment itself (a running clock's remaining time is in the key,
-    so it misses as it should; a stopped one reads the same at any moment) with a
-    correspondence deadline as the page words it ("2 days 3 h"). A repeated view reads the
-    kept rows in one get_many; only the games whose rows are not kept are read whole, and
-    only their rows are drawn."""
+@dataclass
+class Listing:
+    """The list's games as read_lightly() reads them, newest first, with everything their rows
+    are drawn from besides (keyed()), and their rows' keys."""
+    games: list  # (game, values)
+    keys: dict  # {game id: its row's key}
+    clocks: dict  # {game id: clocks_of() now}
+    watchers: dict  # {game id: watchers}
+    ratings: dict  # read_ratings() of their players
+    now: object
+
+
+def keyed(kind=None, limit=LIMIT, now=None):
+    """The list's games with the keys of their rows. A row is kept in the cache with its item
+    under a key made of everything it is drawn from: the game's columns, its players' names and
+    ratings, its watchers, and its clocks as read now but the moment itself (a running clock's
+    remaining time is in the key, so it misses as it should; a stopped one reads the same at
+    any moment) with a correspondence deadline as the page words it ("2 days 3 h")."""
     now = now or timezone.now()
     newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
                   [:limit])
@@ -188,13 +197,21 @@ def drawn(kind=None, limit=LIMIT, now=None):
         shown = repr((ROW_VERSION, values, badges, watchers[game.pk], still,
                       deadline and time_left(deadline), is_exhibition(game)))
         keys[game.pk] = f"watch:item:{game.pk}:{hashlib.sha1(shown.encode()).hexdigest()}"
+    return Listing(light, keys, clocks, watchers, ratings, now)
+
+
+def drawn_rows(listing):
+    """The rows (row_of(), without the picture: it is in the item) and list items of a
+    Listing, newest first, with their games: the kept ones read in one get_many; only the games
+    whose rows are not kept are read whole, and only their rows are drawn."""
+    keys, now = listing.keys, listing.now
     kept = cache.get_many(list(keys.values()))
     missing = [pk for pk, key in keys.items() if key not in kept]
     if missing:
         fresh = {}
         for game in Game.objects.with_players().filter(pk__in=missing):
-            game.watchers = watchers[game.pk]
-            keep_ratings(game.players(), ratings)
+            game.watchers = listing.watchers[game.pk]
+            keep_ratings(game.players(), listing.ratings)
             row = row_of(game, now)
             html = render_to_string("watch/_row.html", {"row": row})
             # The picture is in the item: kept once (the page's rows go without it).
@@ -202,10 +219,10 @@ def drawn(kind=None, limit=LIMIT, now=None):
         cache.set_many(fresh, ROW_TIMEOUT)
         kept.update(fresh)
     # A game gone since it was listed (deleted with its player's account) is left out.
-    shown = [(game, values, kept[keys[game.pk]]) for game, values in light
+    shown = [(game, values, kept[keys[game.pk]]) for game, values in listing.games
              if keys[game.pk] in kept]
     # A kept row differs from a fresh one only by the moment its clocks were read.
-    rows = [{**row, "clocks": clocks[game.pk]} for game, _, (row, _) in shown]
+    rows = [{**row, "clocks": listing.clocks[game.pk]} for game, _, (row, _) in shown]
     return ([(game, values) for game, values, _ in shown], rows,
             [mark_safe(html) for _, _, (_, html) in shown])
 
@@ -311,25 +328,42 @@ def page_featured(kind=None, games=()):
 
 @dataclass
 class Page:
-    rows: list  # row_of() of each listed game, newest first
-    items: list  # their list items (HTML)
+    listing: Listing  # the listed games, keyed()
+    total: int  # games in progress (of the filter's game)
     featured: object = None  # the featured game
-    featured_row: dict = None
+    # Everything the page shows of its games (the rows' keys, which game is featured, how many
+    # are in progress), for frontend.kept; None when the featured game is not a listed one
+    # (its row is drawn fresh, outside the keys).
+    facts: tuple = None
+
+    def drawn(self):
+        """The rows of the listed games (row_of()), newest first, their list items (HTML),
+        and the featured game's row."""
+        listed, rows, items = drawn_rows(self.listing)
+        featured = self.featured
+        if featured is None:
+            return rows, items, None
+        for game, values in listed:
+            if game is featured:
+                named(game, values)  # its picture's title names the players
+        row = next((row for row in rows if row["id"] == featured.pk), None)
+        return rows, items, row or row_of(featured, self.listing.now)
 
 
 def page(kind=None):
-    """What the Watch page shows: the rows drawn() and the featured game with its row. The
-    featured game is most often one of the listed: then it is read and counted once."""
-    now = timezone.now()
-    listed, rows, items = drawn(kind, now=now)
-    featured = page_featured(kind, [game for game, _ in listed])
+    """What the Watch page shows: the listed games keyed() and the featured game; their rows
+    are drawn (Page.drawn()) only for a page not kept whole. The featured game is most often
+    one of the listed: then it is read and counted once."""
+    listing = keyed(kind)
+    total = live_games(kind).count()
+    keys = list(listing.keys.values())
+    featured = page_featured(kind, [game for game, _ in listing.games])
     if featured is None:
-        return Page(rows, items)
-    for game, values in listed:
-        if game is featured:
-            named(game, values)  # its picture's title names the players
-    row = next((row for row in rows if row["id"] == featured.pk), None)
-    return Page(rows, items, featured, row or row_of(featured, now))
+        return Page(listing, total, facts=(keys, total, None))
+    # A listed featured game's row says all it shows but the moment its clocks were read
+    # (server_time, which no script reads: a running clock is in the key).
+    facts = (keys, total, featured.pk) if featured.pk in listing.keys else None
+    return Page(listing, total, featured, facts)
 
 
 def featured_row(kind=None, keep=None):

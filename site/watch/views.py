@@ -4,6 +4,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from frontend import kept
 from watch import services
 from watch.forms import WatchFilter
 
@@ -13,15 +14,21 @@ def watch(request):
     form = WatchFilter.from_query(request.GET)
     kind = form.kind()
     shown = services.page(kind)
-    featured, row = shown.featured, shown.featured_row
+    # Drawn once for what it shows, for visitors who are not signed in (frontend.kept).
+    return kept.page(request, shown.facts, lambda: draw(request, form, kind, shown))
+
+
+def draw(request, form, kind, shown):
+    rows, items, row = shown.drawn()
+    featured = shown.featured
     context = {
         "form": form,
         "kind": kind,
         "choices": form.fields["game"].choices,
-        "rows": shown.rows,
-        # The list items, kept whole (watch.services.drawn): one string for the template.
-        "row_items": mark_safe("".join(shown.items)),
-        "total": services.live_games(kind).count(),
+        "rows": rows,
+        # The list items, kept whole (watch.services.drawn_rows): one string for the template.
+        "row_items": mark_safe("".join(items)),
+        "total": shown.total,
         "limit": services.LIMIT,
         "featured": row,
         # For the page script; the picture is in the page already.

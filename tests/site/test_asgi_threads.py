@@ -69,3 +69,36 @@ def test_requests_at_once_run_on_threads_of_their_own(settings):
 
     assert asyncio.run(at_once()) == [200, 200]
     assert len(seen) == 2 and len(app.idle) == 2
+
+
+class Where:
+    """A middleware that notes the thread it runs on (settings.MIDDLEWARE's last, nearest the
+    view, after django-axes' async-capable one)."""
+
+    threads = []
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        Where.threads.append(("middleware", threading.get_ident()))
+        return self.get_response(request)
+
+
+def where(request):
+    Where.threads.append(("view", threading.get_ident()))
+    return HttpResponse("here")
+
+
+def test_the_middleware_and_the_view_run_on_one_thread_entered_once(settings):
+    # Django's async chain ran the async-capable middleware nearest the view on the event loop
+    # under the sync-only ones on the thread: thread -> loop -> thread for every request.
+    settings.ROOT_URLCONF = __name__
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, f"{__name__}.Where"]
+    urlpatterns.append(path("where/", where))
+    app = KeptThreadsASGIHandler()
+    assert not asyncio.iscoroutinefunction(app._middleware_chain)
+    Where.threads.clear()
+    assert asyncio.run(asked(app, "/where/")) == 200
+    [(_, middleware), (_, view)] = Where.threads
+    assert middleware == view != threading.get_ident()

@@ -93,3 +93,24 @@ def test_players_read_by_hand_are_the_orm_s(alice, bob):
     with pytest.raises(get_user_model().profile.RelatedObjectDoesNotExist):
         by_hand[bob.pk].profile
     assert [u.pk for u in statements.read_users([alice.pk])] == [alice.pk]
+
+
+def test_a_started_game_is_the_row_stored(alice, bob):
+    """start_game stores its row through live.sql.create: the instance it returns has what the
+    database made (its key, the generated option columns) and what was written."""
+    game = start(alice, bob, "tripen", {"size": 5})
+    assert field_values(game) == field_values(Game.objects.get(pk=game.pk))
+    assert game.option_size == 5 and not game._state.adding
+
+
+def test_games_read_together_are_the_orm_s(alice, bob):
+    games = [start(alice, bob), start(bob, alice, "tripen", {"size": 5})]
+    services.play(games[0].pk, alice, 0, "c3")
+    by_orm = {game.pk: game for game in Game.objects.with_players().filter(
+        pk__in=[game.pk for game in games])}
+    by_hand = statements.games([game.pk for game in games] + [10**6])
+    assert sorted(game.pk for game in by_hand) == sorted(by_orm)
+    for game in by_hand:
+        assert field_values(game) == field_values(by_orm[game.pk])
+        assert [p.username for p in game.players()] == [p.username
+                                                        for p in by_orm[game.pk].players()]

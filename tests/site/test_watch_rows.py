@@ -1,4 +1,4 @@
-"""The Watch page's rows are rendered once for what they show (watch.services.drawn): a
+"""The Watch page's rows are rendered once for what they show (watch.services.keyed, drawn_rows): a
 repeated view reads them from the cache, and a row is drawn again when its game moves, its
 clock runs, or the same ply is reached by another move after a takeback."""
 import re
@@ -66,7 +66,7 @@ def test_a_running_clock_is_read_again_on_every_view(client, users, settings):
 
 
 def test_a_row_is_drawn_again_when_its_watchers_or_a_name_or_a_rating_change(client, users):
-    # The rows' keys are read narrowly (watch.services.drawn: the games' columns and the
+    # The rows' keys are read narrowly (watch.services.keyed: the games' columns and the
     # players' names, the watchers and ratings in queries of their own), not from the games.
     from django.contrib.auth import get_user_model
     from ratings.models import Rating

@@ -59,6 +59,41 @@ def test_people_first_then_programs_then_background():
                                  "heartbeat"]
 
 
+def test_a_games_end_waits_behind_the_moves_beside_it_not_behind_later_ones(monkeypatch):
+    """A resignation (ending_in_lane) costs the writer several moves: the moves of other
+    games queued within a quarter of a second after it go first; a move queued later does
+    not."""
+    now = [1000.0]
+    monkeypatch.setattr(lanes, "_clock", lambda: now[0])
+
+    async def body(ran):
+        queued = []
+        for name, runs, at in (("resign", lanes.ending_in_lane, 1000.0),
+                               ("move, 0.1 s later", lanes.in_lane, 1000.1),
+                               ("move, 0.5 s later", lanes.in_lane, 1000.5)):
+            now[0] = at
+            game = -20 - len(queued)
+            queued.append(asyncio.ensure_future(
+                runs(("game", game), lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    assert held_writer(body) == ["move, 0.1 s later", "resign", "move, 0.5 s later"]
+
+
+def test_a_games_end_keeps_its_place_among_its_own_games_changes():
+    async def body(ran):
+        queued = []
+        for name, in_lane in (("move", lanes.in_lane), ("resign", lanes.ending_in_lane),
+                              ("move after", lanes.in_lane)):
+            queued.append(asyncio.ensure_future(
+                in_lane(("game", -30), lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    assert held_writer(body) == ["move", "resign", "move after"]
+
+
 def test_a_games_changes_keep_their_order_whoever_makes_them():
     async def body(ran):
         queued = []

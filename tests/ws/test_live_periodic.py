@@ -29,6 +29,7 @@ def own_registry(monkeypatch):
     monkeypatch.setattr(registry, "_entries", {})
     monkeypatch.setattr(registry, "_per_user", Counter())
     monkeypatch.setattr(registry, "_per_address", Counter())
+    monkeypatch.setattr(registry, "_per_kind", Counter())
 
 
 def busy(seconds):
@@ -142,6 +143,82 @@ def test_the_keep_alive_and_heartbeat_spread_their_slices_over_the_time_given(
             await tab.close()
 
     run(scenario)
+
+
+def test_the_keep_alive_trickles_a_game_at_a_time(users, new_game, monkeypatch,
+                                                  own_registry):
+    """About one slice a TICK over the time given, a game's sockets together in one: their
+    ply read and their `sync` sent once for them, the next game's a pause later."""
+    from play import snapshots
+
+    alice, bob, carol = users("alice", "bob", "carol")
+    games = [new_game([alice, bob]), new_game([bob, carol]), new_game([carol, alice])]
+    tabs = [Socket(game.pk, user) for game in games for user in game_users(game)]
+    monkeypatch.setattr(process, "TICK", 1.0)
+    reads = []
+    plies_of = snapshots.plies_of
+
+    def noted_plies_of(game_ids):
+        reads.append(sorted(game_ids))
+        return plies_of(game_ids)
+    monkeypatch.setattr(snapshots, "plies_of", noted_plies_of)
+    pauses = []
+    sleep = asyncio.sleep
+
+    async def noted_sleep(seconds, *args):
+        pauses.append(seconds)
+        await sleep(0)
+
+    async def scenario():
+        for tab in tabs:
+            await tab.open()
+        monkeypatch.setattr(process.asyncio, "sleep", noted_sleep)
+        try:
+            # Six sockets of three games over three seconds: three slices of a game each.
+            await process._keep_alive(spread=3.0)
+        finally:
+            monkeypatch.setattr(process.asyncio, "sleep", sleep)
+        assert sorted(reads) == [[game.pk] for game in games]
+        assert [p for p in pauses if p] == [1.0, 1.0]
+        for tab in tabs:
+            assert (await tab.expect("sync"))["ply"] == 0
+            await tab.close()
+
+    run(scenario)
+
+
+def game_users(game):
+    return [game.player0, game.player1]
+
+
+def test_a_paced_periodic_work_starts_a_period_after_its_last_start(monkeypatch):
+    """The heartbeat and the keep-alive trickle over their whole period: the next run is due
+    a period after the last one began, not a period after it ended."""
+    pauses = []
+    sleep = asyncio.sleep
+
+    async def noted_sleep(seconds, *args):
+        pauses.append(seconds)
+        if len(pauses) == 2:
+            raise asyncio.CancelledError
+        await sleep(0)
+
+    async def work():
+        busy(0.02)
+
+    async def scenario():
+        monkeypatch.setattr(process.asyncio, "sleep", noted_sleep)
+        try:
+            with pytest.raises(asyncio.CancelledError):
+                await process._repeat(1.0, work, "paced", paced=True)
+        finally:
+            monkeypatch.setattr(process.asyncio, "sleep", sleep)
+
+    run(scenario)
+    first, after_run = pauses
+    assert 0 <= first <= 1.0
+    # What the run took (at least 20 ms) comes off the period.
+    assert after_run <= 0.98
 
 
 def test_a_socket_that_closed_is_not_put_back_in_its_groups(users, new_game, own_registry):
