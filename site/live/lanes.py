@@ -72,19 +72,40 @@ _clock = time.monotonic
 class Waiting(queue.PriorityQueue):
     """A pool's queue of jobs, taken by when each arrived plus its kind's allowance (WAITS;
     its kind: `_placing` when the job is put, which the pool's submit() does on the caller's
-    thread), then in arrival order."""
+    thread), then in arrival order.
 
-    def _init(self, maxsize):
-        super()._init(maxsize)
+    While a person's change has ended on a writer and its news has not left the event loop
+    yet (news_held()), the writers start no program's or background job unless a person's
+    job waits too (get()), for at most NEWS_WAIT: a writer thread running a bot's action
+    holds the interpreter lock, and the loop, which lets the lock go at each of its turns
+    (waiting for its sockets), waited up to the switch interval (5 ms) to have it back at each
+    of the several turns that take the change's news to the sockets: beside 200 API bots a
+    person's p99 doubled, all of it in the loop's wait after the job (docs/measurements.md)."""
+
+    def __init__(self, maxsize=0):
+        super().__init__(maxsize)
         self.arrivals = itertools.count()
+        self.people_queued = 0   # jobs placed PEOPLE or OTHERS in the queue now
+        self.news = 0            # people's changes ended whose news is not out yet
+        self.news_out = threading.Condition(self.mutex)
+        self.stopping = False    # the stop signal queued: nothing is held any more
 
     def _put(self, item):
         # None: the executor's stop signal to a thread, which must not pass queued jobs.
-        due = _SHUT if item is None else _clock() + WAITS[_placing.get()]
-        heapq.heappush(self.queue, (due, next(self.arrivals), item))
+        placing = BACKGROUND if item is None else _placing.get()
+        due = _SHUT if item is None else _clock() + WAITS[placing]
+        heapq.heappush(self.queue, (due, next(self.arrivals), placing, item))
+        if item is None:
+            self.stopping = True
+            self.news_out.notify_all()
+        elif placing <= OTHERS:
+            self.people_queued += 1
+            self.news_out.notify_all()
 
     def _get(self):
-        item = heapq.heappop(self.queue)[2]
+        _, _, placing, item = heapq.heappop(self.queue)
+        if placing <= OTHERS:
+            self.people_queued -= 1
         if item is None and threading.current_thread().name.startswith(THREAD_PREFIX):
             # The stop signal, taken by a database thread, which ends: its persistent
             # connection is closed here, on its own thread, as Django requires. Left to the
@@ -95,6 +116,70 @@ class Waiting(queue.PriorityQueue):
             except Exception:
                 pass  # a broken connection: the thread ends all the same
         return item
+
+    def get(self, block=True, timeout=None):
+        if block and self.news > 0:
+            self.let_news_out()
+        return super().get(block, timeout)
+
+    def let_news_out(self):
+        """(a pool thread, between jobs) Wait while a person's news is on its way out and no
+        person's job waits, at most NEWS_WAIT; not once the pool is stopping (its threads are
+        joined at the interpreter's exit)."""
+        with self.news_out:
+            deadline = None
+            while self.news > 0 and not self.people_queued and not self.stopping:
+                now = time.monotonic()
+                deadline = deadline or now + NEWS_WAIT
+                if now >= deadline:
+                    return
+                self.news_out.wait(deadline - now)
+
+    def news_held(self):
+        """(the writer thread, as a person's change ends) Its news is on its way out."""
+        with self.mutex:
+            self.news += 1
+
+    def news_sent(self):
+        """(the event loop) That news has left."""
+        with self.mutex:
+            self.news -= 1
+            if not self.news:
+                self.news_out.notify_all()
+
+
+# The loop's turns from a change's news delivered to the channel layer to its frames written
+# to the sockets: the consumers' receive, their dispatch, the send, the transport's write.
+NEWS_TURNS = 5
+# The longest a writer waits for a person's news to leave before a program's job (a loop
+# slower than this is busy with more than one move's news, and the writer's work waits).
+NEWS_WAIT = 0.02
+
+
+class _News:
+    """A person's change (placed PEOPLE or OTHERS on the writers): held from its job's end on
+    the writer thread until the loop has had NEWS_TURNS turns after delivering its news."""
+
+    __slots__ = ("waiting", "held")
+
+    def __init__(self, waiting):
+        self.waiting = waiting
+        self.held = False
+
+    def hold(self):
+        """(the writer thread, the job ended: before its future is resolved)"""
+        self.waiting.news_held()
+        self.held = True
+
+    def release(self, turns=NEWS_TURNS):
+        """(the event loop, the news delivered)"""
+        if not self.held:
+            return  # the job never ran (cancelled before it started)
+        if turns:
+            asyncio.get_running_loop().call_soon(self.release, turns - 1)
+            return
+        self.held = False
+        self.waiting.news_sent()
 
 
 def pool(kind):
@@ -267,35 +352,69 @@ async def _run(call, kind, placing=PEOPLE):
     outbox = Outbox()
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
-    placed = _placing.set(placing)  # read by Waiting.put, within run_in_executor's submit
+    executor = pool(kind)
+    news = _News(executor._work_queue) if kind == "write" and placing <= OTHERS else None
+    placed = _placing.set(placing)  # read by Waiting.put, within the pool's submit()
     try:
-        future = loop.run_in_executor(pool(kind), context.run, _job, call, outbox, kind)
+        job = executor.submit(context.run, _job, call, outbox, kind, news)
     finally:
         _placing.reset(placed)
+    ended = loop.create_future()
+    job.add_done_callback(functools.partial(_ended, loop, ended))
     try:
         # A caller cancelled meanwhile (its socket closed) must not cut a change in half: the
-        # thread finishes the transaction either way, and its news still goes out.
-        result = await asyncio.shield(future)
+        # thread finishes the transaction either way (cancelling `ended` leaves `job` be), and
+        # its news still goes out.
+        result = await ended
     except asyncio.CancelledError:
-        loop.create_task(_deliver_when_done(future, outbox))
+        loop.create_task(_deliver_when_done(job, outbox, news))
         raise
     except BaseException:
         # A refusal may still have changed something on purpose (a clock that ran out).
-        await outbox.deliver()
+        await _deliver(outbox, news)
         raise
-    await outbox.deliver()
+    await _deliver(outbox, news)
     return result
 
 
-async def _deliver_when_done(future, outbox):
+def _ended(loop, ended, job):
+    """(the thread that ran the job) Its outcome to the caller, one loop turn after the loop
+    wakes: run_in_executor()'s future under asyncio.shield() took two, each behind whatever
+    else was ready on the loop (the bots' requests)."""
     try:
-        await future
+        loop.call_soon_threadsafe(_settle, ended, job)
+    except RuntimeError:
+        pass  # the loop has closed: nobody waits
+
+
+def _settle(ended, job):
+    if ended.cancelled():
+        return
+    if job.cancelled():
+        ended.cancel()
+    elif job.exception() is not None:
+        ended.set_exception(job.exception())
+    else:
+        ended.set_result(job.result())
+
+
+async def _deliver(outbox, news):
+    try:
+        await outbox.deliver()
+    finally:
+        if news is not None:
+            news.release()
+
+
+async def _deliver_when_done(job, outbox, news):
+    try:
+        await asyncio.wrap_future(job)
     except BaseException:
         pass
-    await outbox.deliver()
+    await _deliver(outbox, news)
 
 
-def _job(call, outbox, kind):
+def _job(call, outbox, kind, news=None):
     db = connections[DEFAULT_DB_ALIAS]
     with _busy_lock:
         _busy[kind] += 1
@@ -312,6 +431,8 @@ def _job(call, outbox, kind):
         finally:
             with _busy_lock:
                 _busy[kind] -= 1
+            if news is not None:
+                news.hold()
             # The thread keeps its connection from job to job. As Django does at the end of a
             # request, drop it once it broke or grew old (CONN_MAX_AGE); checked here without
             # close_old_connections(), which costs more than a whole query on this path.

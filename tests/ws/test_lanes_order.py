@@ -163,3 +163,101 @@ def test_nothing_waits_longer_than_its_allowance_behind_later_arrivals(monkeypat
         return queued
 
     assert held_writer(body) == order
+
+
+# -- a person's news out before the writers start a program's job -----------------------------
+
+def test_a_programs_job_waits_for_a_persons_news_to_leave(monkeypatch):
+    """The bot's action was queued first; the person's change goes first (above), and the
+    writer starts the bot's only once the loop has resumed the person's change and had its
+    turns to send the news: a writer running a bot's job would hold the interpreter lock the
+    loop needs at each of those turns."""
+    monkeypatch.setattr(lanes, "NEWS_WAIT", 60.0)  # the allowance never the reason here
+
+    async def body(ran):
+        async def person():
+            await lanes.in_lane(("game", -13), lambda: ran.append("person"))
+            ran.append("person's news out")
+
+        bot = asyncio.ensure_future(
+            lanes.program_in_lane(("game", -14), lambda: ran.append("bot")))
+        await asyncio.sleep(0.01)
+        return [bot, asyncio.ensure_future(person())]
+
+    assert held_writer(body) == ["person", "person's news out", "bot"]
+
+
+@pytest.fixture
+def news_never_leaves(monkeypatch):
+    """Every person's change's news stays on its way out (as on a loop that never comes back
+    to it)."""
+    monkeypatch.setattr(lanes._News, "release", lambda news, turns=0: None)
+
+
+def test_people_are_not_held_behind_a_persons_news(monkeypatch, news_never_leaves):
+    monkeypatch.setattr(lanes, "NEWS_WAIT", 60.0)
+
+    async def body(ran):
+        queued = []
+        for name, runs in (("person 1", in_a_games_lane(-15)), ("person 2", in_a_games_lane(-16)),
+                           ("chat", lanes.write)):
+            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    assert held_writer(body) == ["person 1", "person 2", "chat"]
+
+
+def test_a_stopping_pool_holds_nothing(monkeypatch, news_never_leaves):
+    """A person's news never out, the writer waits at most NEWS_WAIT (an hour here) before
+    the next job; the pool's stop signal ends that wait, else its thread held up the
+    interpreter's exit, which joins it."""
+    monkeypatch.setattr(lanes, "NEWS_WAIT", 3600.0)
+
+    async def scenario():
+        await lanes.in_lane(("game", -20), lambda: None)
+        await asyncio.sleep(0.05)  # the writer waits for the news, with nothing queued
+
+    run(scenario)
+    writer = lanes.pool("write")
+    threads = list(writer._threads)
+    lanes.shutdown()
+    for thread in threads:
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads)
+
+
+def test_a_program_waits_for_a_persons_news_no_longer_than_its_allowance(monkeypatch,
+                                                                          news_never_leaves):
+    monkeypatch.setattr(lanes, "NEWS_WAIT", 0.05)
+
+    async def body(ran):
+        queued = []
+        for name, runs in (("bot", in_a_games_lane(-17, program=True)),
+                           ("person", in_a_games_lane(-18)),
+                           ("heartbeat", lanes.background)):
+            queued.append(asyncio.ensure_future(runs(lambda name=name: ran.append(name))))
+            await asyncio.sleep(0.01)
+        return queued
+
+    assert held_writer(body) == ["person", "bot", "heartbeat"]
+
+
+def test_a_caller_cancelled_mid_change_leaves_the_change_to_finish():
+    """Its socket closed while the writer ran its change: the transaction is not cut, and the
+    game's next change waits for it in order."""
+    writer_free = threading.Event()
+    ran = []
+
+    async def scenario():
+        caller = asyncio.ensure_future(lanes.in_lane(
+            ("game", -19), lambda: (writer_free.wait(5), ran.append("change"))))
+        await asyncio.sleep(0.05)
+        caller.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        writer_free.set()
+        await lanes.in_lane(("game", -19), lambda: ran.append("next"))
+
+    run(scenario)
+    assert ran == ["change", "next"]
