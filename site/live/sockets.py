@@ -320,9 +320,11 @@ class JsonSocket(AsyncWebsocketConsumer):
         """Hook: what this kind of socket sends its open sockets at each keep-alive."""
 
     @classmethod
-    async def restarting(cls, sockets):
+    async def restarting(cls, sockets, closing):
         """Hook (event loop): the process is stopping and is about to close these open sockets
-        of this kind with RESTART_CLOSE_CODE (live.registry.close_all); it waits for this."""
+        of this kind with RESTART_CLOSE_CODE (live.registry.close_all); it waits for this.
+        `closing`: the channel names of every socket of this kind that the stop closes (these
+        and those of the other slices)."""
 
     @classmethod
     def still_here(cls, channel_names):
