@@ -18,7 +18,8 @@ CPU seconds of the process that played it (mean, max), the wall-clock maximum, a
 of its searches the level's time cap cut short (a cut search is weaker than its level and no
 longer repeatable).  --pair A:B plays only that pairing (players: random, greedy,
 mcts1..mcts5; a level's name with -uct: without RAVE; -old: the search before the
-MCTS-solver and the kept tree, commit a6a705f; -solver or -reuse: with only that one; and
+MCTS-solver and the kept tree, commit a6a705f; -solver or -reuse: with only that one;
+-nokeep: the level without its kept tree; and
 settings after commas, `,sims=N` its own budget, `,c=X` its exploration, `,rave=X`).  Budgets
 of each player's own are how a match at equal thinking time is played on a shared machine:
 each side gets the simulations its search does in the same CPU time, calibrated side by side,

@@ -180,10 +180,12 @@ class MctsPlayer(Player):
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
 # was before the solver, the kept tree and the top levels' exploration (commit a6a705f: what
-# the new top level is measured against); with only one of the two.
+# the new top level is measured against); with only one of the two; the level as it is but
+# without the kept tree (its solver and exploration stay: what the tree alone is worth).
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
             "old": {"solver": False, "reuse": False, "exploration": 0.4},
-            "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True}}
+            "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True},
+            "nokeep": {"reuse": False}}
 
 
 # What a player's name may set after a comma, for the arena's comparisons at equal thinking
@@ -195,8 +197,8 @@ SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": (
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
     """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE),
     'mcts4-old' (without the solver and the kept tree), 'mcts4-solver', 'mcts4-reuse' (one
-    of them), any of these with settings after commas ('mcts4-old,sims=3000,c=0.2': see
-    SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
+    of them), 'mcts4-nokeep' (the level without its kept tree), any of these with settings
+    after commas ('mcts4-old,sims=3000,c=0.2': see SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
     the name sets its own."""
     if spec == "random":
         return RandomPlayer(seed)
@@ -218,7 +220,8 @@ def player(spec: str, seed: int | None = None, simulations: int | None = None) -
         if level.isdigit() and variant in VARIANTS:
             return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
-                     f"with -uct, -old, -solver or -reuse, and settings ,sims=N ,c=X ,rave=X")
+                     f"with -uct, -old, -solver, -reuse or -nokeep, "
+                     f"and settings ,sims=N ,c=X ,rave=X")
 
 
 def _check(state) -> None:

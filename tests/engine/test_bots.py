@@ -249,6 +249,23 @@ def test_a_players_name_sets_its_own_budget_and_constants():
     assert (new.solver, new.reuse, new.playouts, new.exploration) == (True, True, 50, 0.2)
 
 
+def test_a_level_without_its_kept_tree_keeps_its_solver_and_constants():
+    """mcts4-nokeep: the level as it is but for the kept tree, to measure what the tree is
+    worth on its own; it keeps no tree between its moves."""
+    tuned = player("mcts4-nokeep,c=0.4", 1, simulations=30)
+    assert (tuned.solver, tuned.reuse, tuned.playouts, tuned.exploration) == (True, False, 30, 0.4)
+    assert player("mcts5-nokeep", 1).exploration == LEVELS[5].exploration
+    # Level 4's nokeep is mcts4-solver's search: the same seed plays the same moves, all legal
+    # to the end (play() refuses an illegal action), and no tree is kept.
+    bot, twin = player("mcts4-nokeep", 1, simulations=30), player("mcts4-solver", 1, simulations=30)
+    state = games.get("hadron").new()
+    while not state.is_over:
+        action = bot.choose(state)
+        assert twin.choose(state) == action
+        assert bot.tree is None and bot.last.tree is None
+        state = state.play(action)
+
+
 # -- tactics -------------------------------------------------------------------------------------
 
 def positions_with_a_choice_of_win(name, seeds, **options):
