@@ -9,12 +9,9 @@
 * `token(id)`: every socket and API stream opened with a personal API token, which its
   revocation closes (api.tokens, live.sessions).
 * `tournament(id)`: the sockets on a tournament's page (tournaments.news).
-* DATABASE_AWAY: every server process (no socket): the first moment each saw the database out
-  of reach (live.outages).
 """
 GAMES = "games"
 LOBBY = "lobby"
-DATABASE_AWAY = "database-away"
 
 
 def game(game_id):

@@ -15,31 +15,18 @@ first to come back records it (an Outage row) and moves the clocks; another move
 what it saw before the recorded stretch began (under the lock of record_start, so exactly one
 of them counts each moment). A process that saw nothing (no work for the database meanwhile)
 moves nothing: at most the clocks move on by the time the server could not accept a move.
-
-The processes tell each other (`listen`): the first failure a process sees goes to the others
-over the channel layer (Redis stays up while PostgreSQL is away), and each takes the earliest
-moment it hears of as its own. Before, a process that had seen nothing (or saw it only later,
-at its next periodic read) stored its next move before the one that saw the outage had moved
-the clocks on, and charged that move the outage (or its start). Now its own catch_up runs
-before that move, as if it had seen it: nothing more on the move path than the moment in
-memory that every writer job already reads.
 """
-import asyncio
 import logging
 import threading
-from datetime import datetime
 
 from django.db import (DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError,
                        connections, transaction)
 from django.utils import timezone
 
-from live import groups
-
 logger = logging.getLogger(__name__)
 
 _away = {"since": None}
 _lock = threading.Lock()
-_listening = {}  # "loop", "channel": this process's, while it listens
 
 
 def noticed(error):
@@ -56,59 +43,10 @@ def noticed(error):
     if reachable or _answers_again(db):
         return
     with _lock:
-        if _away["since"] is not None:
-            return
-        _away["since"] = since = timezone.now()
-    logger.warning("the database is out of reach (%s); clocks move on once it is back", error)
-    loop = _listening.get("loop")
-    if loop is not None:
-        loop.call_soon_threadsafe(loop.create_task, _tell_the_others(since))
-
-
-def heard(since):
-    """Another process saw the database out of reach from `since`: so did this one (the
-    earlier of the two moments counts)."""
-    with _lock:
-        if _away["since"] is None or since < _away["since"]:
-            _away["since"] = since
-
-
-async def _tell_the_others(since):
-    from channels.layers import get_channel_layer
-
-    try:
-        await get_channel_layer().group_send(groups.DATABASE_AWAY, {
-            "type": "database.away", "since": since.isoformat(),
-            "by": _listening.get("channel")})
-    except Exception:
-        logger.warning("could not tell the other processes that the database is away",
-                       exc_info=True)
-
-
-async def listen():
-    """This process's ear for the others' first failures (live.process runs it)."""
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    channel = await layer.new_channel("database-away.")
-    _listening.update(loop=asyncio.get_running_loop(), channel=channel)
-    try:
-        await layer.group_add(groups.DATABASE_AWAY, channel)
-        while True:
-            try:
-                message = await layer.receive(channel)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                logger.warning("could not hear the other processes", exc_info=True)
-                await asyncio.sleep(1)
-                continue
-            if message.get("type") == "database.away" and message.get("by") != channel:
-                heard(datetime.fromisoformat(message["since"]))
-    finally:
-        _listening.clear()
+        if _away["since"] is None:
+            _away["since"] = timezone.now()
+            logger.warning("the database is out of reach (%s); clocks move on once it is back",
+                           error)
 
 
 def _answers_again(db):

@@ -38,7 +38,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from live import lanes, outages, registry
+from live import lanes, registry
 
 # Sockets per database job of the heartbeat, and per step of the keep-alive.
 SLICE = 200
@@ -136,7 +136,6 @@ async def _begin():
                                              "live.heartbeat")))
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive,
                                              "live.keep_alive")))
-    tasks.append(asyncio.create_task(outages.listen()))
     for seconds, job, aside, due in _jobs:
         tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside, due))))
 

@@ -359,21 +359,6 @@ def test_the_database_out_of_reach_moves_the_running_clocks_on_once(alice, bob, 
     assert refresh(game).turn_started_at == before.turn_started_at + outage.length
 
 
-def test_a_process_takes_the_earliest_moment_of_the_outage_it_hears_of(monkeypatch):
-    """live.outages.heard: another process's first failure (over the channel layer) counts
-    here too, and the earlier of its moment and this process's own."""
-    from live import outages
-
-    monkeypatch.setitem(outages._away, "since", None)
-    seen = timezone.now()
-    outages.heard(seen)
-    assert outages.away_since() == seen
-    outages.heard(seen + timedelta(seconds=1))
-    assert outages.away_since() == seen
-    outages.heard(seen - timedelta(seconds=1))
-    assert outages.away_since() == seen - timedelta(seconds=1)
-
-
 def test_a_statements_own_failure_is_no_outage(alice, bob):
     """A time-out or a lock leaves the connection working: the database was there."""
     from django.db import OperationalError
