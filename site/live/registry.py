@@ -117,6 +117,11 @@ async def close_all(spread):
     processes; hundreds arriving in the same instant overflowed their listen queues and the
     pages backed off for up to 20 s (bench/failures.py's rolling restart)."""
     sockets = open_sockets()
+    # Every socket this stop closes, by kind: the kinds' notes need to know which of their
+    # rows go with this process (a player's page elsewhere stays; one of a later slice here
+    # does not).
+    all_closing = {kind: frozenset(names)
+                   for kind, names in names_by_kind(by_kind(sockets)).items()}
     slices = max(1, min(len(sockets), round(spread / 0.05)))
     loop = asyncio.get_running_loop()
     began = loop.time()
@@ -126,7 +131,7 @@ async def close_all(spread):
             # Before the close: what the kind notes of it (the game socket: a player's clock
             # is not charged for the gap) is stored before the page can be back elsewhere.
             try:
-                await kind.restarting(members)
+                await kind.restarting(members, all_closing[kind])
             except Exception:
                 logger.exception("could not note the sockets closed for a restart")
         for socket in closing:

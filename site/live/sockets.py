@@ -34,6 +34,19 @@ logger = logging.getLogger(__name__)
 FLOOD_CLOSE_CODE = 4008
 
 
+def _gone_errors():
+    """What the server raises on a send to a socket that is closing: an OSError by the ASGI
+    spec; Daphne's Autobahn raises its own Disconnected (a RuntimeError)."""
+    try:
+        from autobahn.exception import Disconnected
+    except ImportError:   # another ASGI server
+        return (OSError,)
+    return (OSError, Disconnected)
+
+
+_GONE = _gone_errors()
+
+
 class Refusal(Exception):
     """A client message the server refuses: `code` from the protocol, `message` for a person.
     With a `close_code`, the socket closes after the answer (live.sessions.SessionEnded)."""
@@ -215,6 +228,17 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     # -- to the client ---------------------------------------------------------------------
 
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Every frame this socket sends. One to a socket that is closing is dropped: its page
+        sent its close frame (or it was closed) while news or an answer was on its way, which
+        is ordinary (a load generator's end closes thousands at once); its disconnect follows
+        once the connection is gone. Raised, it ended the consumer without that disconnect,
+        with an ERROR in Daphne's log."""
+        try:
+            await super().send(text_data, bytes_data, close)
+        except _GONE:
+            logger.debug("dropped a message to a closing socket on %s", self.scope.get("path"))
+
     async def send_json(self, message):
         await self.send(text_data=encoded(message))
 
@@ -301,9 +325,11 @@ class JsonSocket(AsyncWebsocketConsumer):
         return None
 
     @classmethod
-    async def restarting(cls, sockets):
+    async def restarting(cls, sockets, closing):
         """Hook (event loop): the process is stopping and is about to close these open sockets
-        of this kind with RESTART_CLOSE_CODE (live.registry.close_all); it waits for this."""
+        of this kind with RESTART_CLOSE_CODE (live.registry.close_all); it waits for this.
+        `closing`: the channel names of every socket of this kind that the stop closes (these
+        and those of the other slices)."""
 
     @classmethod
     def still_here(cls, channel_names):

@@ -374,13 +374,14 @@ class GameConsumer(JsonSocket):
         return self.game_id   # one read and one `sync` text for the game's sockets
 
     @classmethod
-    async def restarting(cls, sockets):
+    async def restarting(cls, sockets, closing):
         """A restart closes these sockets: their players' clocks are not charged until their
-        pages are back (play.services.closed_for_restart, back_after_restart)."""
+        pages are back (play.services.closed_for_restart, back_after_restart), unless a page
+        of theirs that the stop does not close stays on the game."""
         seats = [(socket.game_id, socket.seat) for socket in sockets
                  if socket.seat is not None and socket.cannot_play is None]
         if seats:
-            await lanes.write(services.closed_for_restart, seats)
+            await lanes.write(services.closed_for_restart, seats, closing)
 
     @classmethod
     def still_here(cls, channel_names):

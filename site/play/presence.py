@@ -94,6 +94,32 @@ def count_of(game, now=None):
     return sockets, first, second
 
 
+# Seats read per statement by players_staying() (SQLite takes at most 999 parameters in old
+# builds: a game's id and a player's each).
+STAYING_GAMES = 300
+
+
+def players_staying(seats, closing, now=None):
+    """Of `seats` ((game, player index) each), those whose player has a socket on that game
+    that counts at `now` and is not one of `closing` (channel names), as (game id, player
+    index): a page that stays open while the others close (a second tab on another process)."""
+    seats = list(seats)
+    wanted = {(game.pk, (game.player0_id, game.player1_id)[seat]): (game.pk, seat)
+              for game, seat in seats}
+    staying = set()
+    for start in range(0, len(seats), STAYING_GAMES):
+        chunk = seats[start:start + STAYING_GAMES]
+        rows = counted(now).filter(game_id__in={game.pk for game, _ in chunk},
+                                   user__in={(game.player0_id, game.player1_id)[seat]
+                                             for game, seat in chunk})
+        for game_id, user_id, channel_name in rows.values_list("game_id", "user_id",
+                                                               "channel_name"):
+            seat = wanted.get((game_id, user_id))
+            if seat is not None and channel_name not in closing:
+                staying.add(seat)
+    return staying
+
+
 def presence_of(game, now=None, counts=None):
     """Which players have the page open, how many others watch, and from when each player
     may claim the win because the opponent left (null: not claimable)."""

@@ -191,20 +191,30 @@ def arrive(arrivals):
 
 # -- a restart's gap ---------------------------------------------------------------------------
 
-def closed_for_restart(seats, now=None):
+def closed_for_restart(seats, closing, now=None):
     """A stopping server process is about to close these players' sockets (close code 4012,
     ops.draining): `seats`, (game id, player index) each. Notes the moment on each realtime
     game in progress, so that the player is not charged for the time until their page is
     back on another process (back_after_restart). One transaction, the games' rows locked in
-    their order (as arrive()). The moment is the server's, taken before the sockets close."""
+    their order (as arrive()). The moment is the server's, taken before the sockets close.
+
+    Only a player who is really away is noted: one with a page on the game that stays open
+    (a row of the presence ledger that counts and is not one of `closing`, the channel names
+    of the sockets the stop closes: a second tab on another process) could play on there, and
+    is charged as ever."""
     now = now or timezone.now()
     with transaction.atomic():
+        away = []
         for game_id, seat in sorted(set(seats)):
             try:
                 game = statements.game(game_id, lock=True)
             except Game.DoesNotExist:
                 continue
-            if not game.is_active or not game.time_control.is_realtime:
+            if game.is_active and game.time_control.is_realtime:
+                away.append((game, seat))
+        staying = presence.players_staying(away, set(closing), now)
+        for game, seat in away:
+            if (game.pk, seat) in staying:
                 continue
             setattr(game, f"server_closed{seat}_at", now)
             game.save(update_fields=[f"server_closed{seat}_at"])  # the flag waits: expires_at

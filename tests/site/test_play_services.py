@@ -596,12 +596,34 @@ def test_a_restart_notes_the_realtime_games_of_the_pages_it_closes(alice, bob):
     timed = under_way(alice, bob)
     untimed = start(alice, bob)
     expires_at = refresh(timed).expires_at
-    services.closed_for_restart([(timed.pk, 0), (untimed.pk, 1), (10**9, 0)])
+    services.closed_for_restart([(timed.pk, 0), (untimed.pk, 1), (10**9, 0)], closing=())
     timed, untimed = refresh(timed), refresh(untimed)
     assert timed.server_closed0_at is not None and timed.server_closed1_at is None
     assert untimed.server_closed1_at is None
     # While the mover's page is away, their flag waits for the grace it may be given back.
     assert timed.expires_at > expires_at
+
+
+def test_a_restart_notes_nothing_for_a_player_with_a_page_that_stays(alice, bob):
+    """Alice has the game open in two tabs: one on the stopping process, one on another.
+    Before, the restart noted her away all the same and her returning tab got up to the grace
+    back, though she could play on in the other all along. Her tab on the stopping process, a
+    second one there (closed in a later slice) and bob's do not keep anyone there."""
+    game = under_way(alice, bob)
+    presence.arrive(game, "stopping-alice", alice)
+    presence.arrive(game, "stopping-alice-later", alice)
+    presence.arrive(game, "stopping-bob", bob)
+    closing = {"stopping-alice", "stopping-alice-later", "stopping-bob"}
+    services.closed_for_restart([(game.pk, 0), (game.pk, 1)], closing)
+    noted = refresh(game)
+    assert noted.server_closed0_at is not None and noted.server_closed1_at is not None
+
+    set_clock(game, server_closed0_at=None, server_closed1_at=None)
+    presence.arrive(game, "elsewhere-alice", alice)
+    services.closed_for_restart([(game.pk, 0), (game.pk, 1)], closing)
+    game = refresh(game)
+    assert game.server_closed0_at is None          # her other tab stays: not away
+    assert game.server_closed1_at is not None      # bob's only page closes: away
 
 
 def test_the_flag_waits_while_a_restart_keeps_the_mover_away(alice, bob, settings):
@@ -613,7 +635,7 @@ def test_the_flag_waits_while_a_restart_keeps_the_mover_away(alice, bob, setting
     game = under_way(alice, bob)
     began = timezone.now()
     set_clock(game, turn_started_at=began, remaining0_ms=1000)
-    services.closed_for_restart([(game.pk, 0)])
+    services.closed_for_restart([(game.pk, 0)], closing=())
     game = refresh(game)
     assert lapses.lapse(game, began + timedelta(seconds=2)) is None
     assert lapses.lapse(game, began + timedelta(seconds=7)) == ("time", 1)

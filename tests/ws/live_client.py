@@ -2,9 +2,12 @@
 like a browser (urllib with a cookie jar, CSRF token from the form) and talks to the game
 socket with the `websockets` library. No ORM here: the server has its own database."""
 import asyncio
+import base64
 import http.cookiejar
 import json
+import os
 import re
+import socket
 import urllib.parse
 import urllib.request
 
@@ -100,6 +103,66 @@ class LiveSocket(MessageReader):
 
     async def close(self):
         await self.ws.close()
+
+
+class StalledSocket:
+    """A game page's socket that stops reading (a frozen tab, a load generator whose readers
+    were stopped): a plain TCP client with a small receive buffer that reads its handshake
+    and nothing after it, so what the server sends it piles up in the server's buffers. Its
+    frames go out in one write each (`send(*frames)`), in the order given."""
+
+    def __init__(self, server, path, session=None):
+        self.server, self.path, self.session = server, path, session
+        self.sock = None
+
+    def open(self):
+        address = urllib.parse.urlsplit(self.server.ws_url)
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.settimeout(WAIT)
+        self.sock.connect((address.hostname, address.port))
+        cookie = f"Cookie: sessionid={self.session}\r\n" if self.session else ""
+        self.sock.sendall((
+            f"GET /ws{self.path} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+            f"Origin: {self.server.url}\r\n{cookie}\r\n").encode())
+        head = b""
+        while not head.endswith(b"\r\n\r\n"):   # a byte at a time: nothing past the head
+            byte = self.sock.recv(1)
+            assert byte, f"the server closed the handshake: {head!r}"
+            head += byte
+        assert head.startswith(b"HTTP/1.1 101"), head
+        return self
+
+    @staticmethod
+    def message(**message):
+        return frame(0x1, json.dumps(message).encode())
+
+    @staticmethod
+    def closing(code=1000):
+        return frame(0x8, code.to_bytes(2, "big"))
+
+    def send(self, *frames):
+        self.sock.sendall(b"".join(frames))
+
+    def drop(self):
+        """Gone without a word: closed with data unread, the kernel resets the connection."""
+        self.sock.close()
+
+
+def frame(opcode, payload):
+    """One final, masked client frame (RFC 6455 5.2)."""
+    mask = os.urandom(4)
+    size = len(payload)
+    if size < 126:
+        length = bytes([0x80 | size])
+    elif size < 2 ** 16:
+        length = bytes([0x80 | 126]) + size.to_bytes(2, "big")
+    else:
+        length = bytes([0x80 | 127]) + size.to_bytes(8, "big")
+    masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+    return bytes([0x80 | opcode]) + length + mask + masked
 
 
 async def open_and_make_the_first_move(mover, *others, action="c3"):

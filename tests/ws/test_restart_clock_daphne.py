@@ -7,6 +7,7 @@ from datetime import datetime
 
 from websockets.exceptions import ConnectionClosed
 
+import games
 from tests.ws.live_client import LiveSocket, log_in
 from tests.ws.messages import WAIT
 
@@ -79,4 +80,63 @@ def test_the_mover_is_not_charged_for_a_restart_that_closed_their_page(site_serv
     assert AWAY <= given <= 5, (before, heard, other.log())
     assert abs(heard["given_back_ms"] / 1000 - given) < 0.002
     assert rhea_again["turn_started_at"] == heard["clocks"]["turn_started_at"]
+    assert stopping.process.wait(timeout=30) == 0, stopping.log()
+
+
+def stored_ms(clocks, player):
+    """What the player's clock held when their turn began: `remaining_ms` is read at the
+    message's server_time, while their clock ran."""
+    ran = datetime.fromisoformat(clocks["server_time"]) - started(clocks)
+    return clocks["remaining_ms"][player] + round(ran.total_seconds() * 1000)
+
+
+# A legal third move after c3 and a1 (Hadron's default size).
+THIRD = games.get("hadron").new().play("c3").play("a1").legal_actions()[0]
+
+
+def test_a_restart_gives_nothing_to_a_player_whose_other_page_stayed(site_servers):
+    """Rhea has the game open on both processes. Before: the restart noted her away anyway, and
+    her closed page, back on the other process, got its gap back (a `clocks` before her move),
+    though her other tab could play all along. Now nothing is noted for her: no `clocks`, and
+    her move is charged all the time since her turn began."""
+    stopping = site_servers(DRAIN_SPREAD_SECONDS="0", PLAY_RESTART_GRACE_SECONDS="5")
+    other = site_servers(stopping.env["DATABASE_URL"], migrate_first=False)
+    stopping.create_users(["rhea", "rune"], PASSWORD)
+    path = stopping.manage("startgame", "hadron", "rhea", "rune", "--time", "5+0").stdout.strip()
+    sessions = {name: log_in(stopping, name, PASSWORD) for name in ("rhea", "rune")}
+
+    async def scenario():
+        rhea = LiveSocket(stopping, path, sessions["rhea"], "rhea")
+        rune = LiveSocket(stopping, path, sessions["rune"], "rune")
+        staying = LiveSocket(other, path, sessions["rhea"], "rhea")
+        for tab in (rhea, rune, staying):
+            await tab.open()
+        for ply, (tab, action) in enumerate([(rhea, "c3"), (rune, "a1")]):
+            await tab.send(type="play", ply=ply, action=action)
+            for each in (rhea, rune):
+                last = await each.expect("action")
+        before = last["clocks"]                      # rhea to move, her clock running
+        stopping.process.send_signal(signal.SIGTERM)
+        codes = await asyncio.gather(closed_code(rhea), closed_code(rune))
+        rune = LiveSocket(other, path, sessions["rune"], "rune")
+        await rune.open()
+        await asyncio.sleep(AWAY)
+        rhea = LiveSocket(other, path, sessions["rhea"], "rhea")
+        await rhea.open()
+        # Her move is handled after whatever her page's arrival gave back (connect() awaits
+        # it): a `clocks` would come first.
+        await rhea.send(type="play", ply=2, action=THIRD)
+        moved = [await tab.expect("action") for tab in (rhea, rune)]
+        for tab in (rhea, rune, staying):
+            await tab.close()
+        return codes, before, moved
+
+    codes, before, moved = asyncio.run(scenario())
+    assert codes == [4012, 4012], stopping.log()
+    assert moved[0] == moved[1] and moved[0]["ply"] == 2
+    after = moved[0]["clocks"]
+    charged = stored_ms(before, 0) - after["remaining_ms"][0]
+    turn = round((started(after) - started(before)).total_seconds() * 1000)
+    assert abs(charged - turn) <= 2, (before, after, other.log())
+    assert turn >= AWAY * 1000
     assert stopping.process.wait(timeout=30) == 0, stopping.log()
