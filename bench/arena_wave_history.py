@@ -24,28 +24,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def every_pairing(tournament):
-    """wave_pairs as it was: the base."""
-    from bots import accounts as computers
-    from tournaments.formats.arena import pair_wave, sides
-    entries = {pk: (points, joined_at, player_id) for pk, points, joined_at, player_id, paused,
-               withdrawn in tournament.entries.values_list(
-                   "pk", "points", "joined_at", "player_id", "paused", "withdrawn")
-               if not (paused or withdrawn)}
-    busy, last, balance = set(), {}, {}
-    for first, second, ended_at in tournament.pairings.order_by("created_at", "pk").values_list(
-            "first_id", "second_id", "ended_at"):
-        if ended_at is None:
-            busy.update((first, second))
-        last[first], last[second] = second, first
-        balance[first] = balance.get(first, 0) + 1
-        balance[second] = balance.get(second, 0) - 1
-    free = [pk for pk in entries if pk not in busy]
-    free.sort(key=lambda pk: (-entries[pk][0], entries[pk][1], pk))
-    return [sides(a, b, balance) for a, b in pair_wave(free, last)
-            if not (computers.is_bot(entries[a][2]) and computers.is_bot(entries[b][2]))]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=500)
@@ -69,6 +47,9 @@ def main():
     from play.clock import TimeControl
     from play.models import Game
     from tournaments import services
+    # The wave as it was, from every pairing: the test's reference is the base here too.
+    from tests.tournaments.test_arena_wave_history import (
+        wave_from_every_pairing as every_pairing)
     from tournaments.models import Entry, Pairing
 
     call_command("migrate", "--noinput", verbosity=0)
