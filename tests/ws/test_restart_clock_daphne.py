@@ -30,16 +30,23 @@ def started(clocks):
     return datetime.fromisoformat(clocks["turn_started_at"])
 
 
-def test_the_mover_is_not_charged_for_a_restart_that_closed_their_page(site_servers):
-    """Before: the mover's clock ran from the close to their page's return on the other
-    process (bench/failures.py: 105 moves charged over 1 s, up to 3.7 s, in one rolling
-    restart). Now their turn's start moves on by at least the time they were away, once; the
-    other player, not to move, is given nothing, and hears the clocks."""
+def two_processes_and_a_game(site_servers):
+    """A process to be stopped (its pages closed at once, a 5 s grace) and another on the same
+    database; rhea and rune's game of 5+0 on it, and their sessions."""
     stopping = site_servers(DRAIN_SPREAD_SECONDS="0", PLAY_RESTART_GRACE_SECONDS="5")
     other = site_servers(stopping.env["DATABASE_URL"], migrate_first=False)
     stopping.create_users(["rhea", "rune"], PASSWORD)
     path = stopping.manage("startgame", "hadron", "rhea", "rune", "--time", "5+0").stdout.strip()
     sessions = {name: log_in(stopping, name, PASSWORD) for name in ("rhea", "rune")}
+    return stopping, other, path, sessions
+
+
+def test_the_mover_is_not_charged_for_a_restart_that_closed_their_page(site_servers):
+    """Before: the mover's clock ran from the close to their page's return on the other
+    process (bench/failures.py: 105 moves charged over 1 s, up to 3.7 s, in one rolling
+    restart). Now their turn's start moves on by at least the time they were away, once; the
+    other player, not to move, is given nothing, and hears the clocks."""
+    stopping, other, path, sessions = two_processes_and_a_game(site_servers)
 
     async def scenario():
         rhea = LiveSocket(stopping, path, sessions["rhea"], "rhea")
@@ -99,11 +106,7 @@ def test_a_restart_gives_nothing_to_a_player_whose_other_page_stayed(site_server
     her closed page, back on the other process, got its gap back (a `clocks` before her move),
     though her other tab could play all along. Now nothing is noted for her: no `clocks`, and
     her move is charged all the time since her turn began."""
-    stopping = site_servers(DRAIN_SPREAD_SECONDS="0", PLAY_RESTART_GRACE_SECONDS="5")
-    other = site_servers(stopping.env["DATABASE_URL"], migrate_first=False)
-    stopping.create_users(["rhea", "rune"], PASSWORD)
-    path = stopping.manage("startgame", "hadron", "rhea", "rune", "--time", "5+0").stdout.strip()
-    sessions = {name: log_in(stopping, name, PASSWORD) for name in ("rhea", "rune")}
+    stopping, other, path, sessions = two_processes_and_a_game(site_servers)
 
     async def scenario():
         rhea = LiveSocket(stopping, path, sessions["rhea"], "rhea")
