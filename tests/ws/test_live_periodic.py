@@ -3,8 +3,8 @@ held the event loop, its longest step, its time on database threads), the keep-a
 heartbeat go a slice at a time spread over their period, and a socket that closed meanwhile is
 not put back in its groups."""
 import asyncio
+import contextlib
 import logging
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -111,30 +111,38 @@ def test_a_failing_periodic_run_is_still_reported():
     assert heard == ["broken"]
 
 
-def test_the_keep_alive_and_heartbeat_spread_their_slices_over_the_time_given(
-        users, new_game, monkeypatch, own_registry):
-    alice, bob, carol = users("alice", "bob", "carol")
-    game = new_game([alice, bob])
-    tabs = [Socket(game.pk, user) for user in (alice, bob, carol)]
-    monkeypatch.setattr(process, "SLICE", 1)
+@contextlib.contextmanager
+def pauses_noted(monkeypatch):
+    """Within: every asyncio.sleep's seconds noted in the list given, none waited for (a turn
+    of the loop instead)."""
     pauses = []
     sleep = asyncio.sleep
 
     async def noted_sleep(seconds, *args):
         pauses.append(seconds)
         await sleep(0)
+    monkeypatch.setattr(process.asyncio, "sleep", noted_sleep)
+    try:
+        yield pauses
+    finally:
+        monkeypatch.setattr(process.asyncio, "sleep", sleep)
+
+
+def test_the_keep_alive_and_heartbeat_spread_their_slices_over_the_time_given(
+        users, new_game, monkeypatch, own_registry):
+    alice, bob, carol = users("alice", "bob", "carol")
+    game = new_game([alice, bob])
+    tabs = [Socket(game.pk, user) for user in (alice, bob, carol)]
+    monkeypatch.setattr(process, "SLICE", 1)
 
     async def scenario():
         for tab in tabs:
             await tab.open()
-        monkeypatch.setattr(process.asyncio, "sleep", noted_sleep)
-        try:
+        with pauses_noted(monkeypatch) as pauses:
             await process._keep_alive(spread=3.0)
             keep_alive_pauses = list(pauses)
             pauses.clear()
             await process.beat(spread=1.5)
-        finally:
-            monkeypatch.setattr(process.asyncio, "sleep", sleep)
         # Three slices of one socket: two pauses of a third of the time each.
         assert keep_alive_pauses == [1.0, 1.0]
         assert pauses == [0.5, 0.5]
@@ -162,22 +170,13 @@ def test_the_keep_alive_trickles_a_game_at_a_time(users, new_game, monkeypatch,
         reads.append(sorted(game_ids))
         return plies_of(game_ids)
     monkeypatch.setattr(snapshots, "plies_of", noted_plies_of)
-    pauses = []
-    sleep = asyncio.sleep
-
-    async def noted_sleep(seconds, *args):
-        pauses.append(seconds)
-        await sleep(0)
 
     async def scenario():
         for tab in tabs:
             await tab.open()
-        monkeypatch.setattr(process.asyncio, "sleep", noted_sleep)
-        try:
+        with pauses_noted(monkeypatch) as pauses:
             # Six sockets of three games over three seconds: three slices of a game each.
             await process._keep_alive(spread=3.0)
-        finally:
-            monkeypatch.setattr(process.asyncio, "sleep", sleep)
         assert sorted(reads) == [[game.pk] for game in games]
         assert [p for p in pauses if p] == [1.0, 1.0]
         for tab in tabs:
