@@ -77,6 +77,7 @@ class LiveSocket(MessageReader):
         self.server, self.path, self.session, self.name = server, path, session, name
         self.presence = None
         self.ws = None
+        self.snapshot_ply = None
 
     async def connect(self):
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else None
@@ -86,7 +87,17 @@ class LiveSocket(MessageReader):
 
     async def open(self):
         await self.connect()
-        return (await self.expect("snapshot"))["game"]
+        game = (await self.expect("snapshot"))["game"]
+        self.snapshot_ply = game["state"]["ply"]
+        return game
+
+    def seen(self, message):
+        # A socket joins its game's group before its snapshot is read, so the news of an
+        # action the snapshot already holds may follow it (with Redis, news that reached the
+        # process's subscriber just after the join): a page passes over it ("seen",
+        # static/js/live-game.js applyAction), and so does this tab.
+        return (message["type"] == "action" and self.snapshot_ply is not None
+                and message["ply"] < self.snapshot_ply)
 
     async def send(self, **message):
         await self.ws.send(json.dumps(message))

@@ -22,6 +22,10 @@ class MessageReader:
         """The next message, or None if none comes within `timeout` seconds."""
         raise NotImplementedError
 
+    def seen(self, message):
+        """Whether the message is news the reader already has (passed over, as a page does)."""
+        return False
+
     def remember(self, message):
         """Keep a background message (the latest of each type, as an attribute)."""
         if message["type"] in self.background:
@@ -34,6 +38,8 @@ class MessageReader:
         the way, anything else is an error."""
         while True:
             message = await self.receive(timeout)
+            if self.seen(message):
+                continue
             if message["type"] != kind and self.remember(message):
                 continue
             assert message["type"] == kind, f"{self.name} expected {kind}, got {message}"
@@ -51,7 +57,7 @@ class MessageReader:
         messages = []
         while len(messages) < count:
             message = await self.receive(timeout)
-            if not self.remember(message):
+            if not self.seen(message) and not self.remember(message):
                 messages.append(message)
         return messages
 
