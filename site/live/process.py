@@ -411,18 +411,43 @@ async def _pause(index, count, spread):
 
 async def beat(spread=0.0):
     """Say this process is alive; refresh the presence rows of its open sockets and forget
-    those whose consumer died without a disconnect. The rows go in slices (_slices: at most
-    SLICE, one every TICK seconds or so), each a job of its own, so that moves waiting for the
-    writer run between them (with thousands of sockets, one job for all of them held the
-    writer for tens of milliseconds), spread over `spread` seconds (a row is stale after three
-    heartbeats: it stays well fresh)."""
+    those whose consumer died without a disconnect. On SQLite the rows go in slices (_slices:
+    at most SLICE, one every TICK seconds or so), each a job of its own, so that moves waiting
+    for the one writer run between them (with thousands of sockets, one job for all of them
+    held the writer for tens of milliseconds), spread over `spread` seconds (a row is stale
+    after three heartbeats: it stays well fresh). On PostgreSQL the writers write side by
+    side and row locks order them: one job for all of them, which holds one writer thread
+    (waiting on the server, not the GIL) while the others take the moves."""
     for kind, names in registry.names_by_kind(registry.prune()).items():
         await lanes.background(on_thread(kind.lost), names)
+    if not _one_writer():
+        # No single writer to make room on: the process's row and every open socket's rows
+        # in one job, one UPDATE per kind (live.presence.still_here), where forty slices a
+        # run spent twice the database threads' time of ten (each its own job and
+        # transaction). The loop's part of it (the names) is a list per kind, as before.
+        await lanes.background(on_thread(_all_still_here), _state["name"], timezone.now(),
+                               registry.names_by_kind(registry.by_kind()))
+        return
     await lanes.background(on_thread(_still_alive), _state["name"], timezone.now())
     slices = _slices(registry.names_by_kind(registry.by_kind()), spread)
     for index, (kind, names) in enumerate(slices):
         await _pause(index, len(slices), spread)
         await lanes.background(on_thread(kind.still_here), names)
+
+
+def _one_writer():
+    """Whether the database takes one writer at a time (SQLite): the heartbeat's rows then go
+    in slices between which the moves waiting for the writer run."""
+    from django.db import connection
+
+    return connection.vendor == "sqlite"
+
+
+def _all_still_here(process_name, now, names_by_kind):
+    _still_alive(process_name, now)
+    for kind, names in names_by_kind.items():
+        if names:
+            kind.still_here(names)
 
 
 def _still_alive(process_name, now):
