@@ -22,6 +22,12 @@ for path in (ROOT / "site", ROOT):
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
 
+if os.environ.get("LIVE_PROFILE"):
+    # A benchmark's profile of this process, before anything starts a thread (live.profiling).
+    from live import profiling
+
+    profiling.start(os.environ["LIVE_PROFILE"])
+
 from tessera.handler import get_asgi_application  # noqa: E402
 
 # Set up Django (apps, models) before importing consumers that use the ORM. Django's handler,
