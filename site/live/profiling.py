@@ -4,24 +4,27 @@ and every thread started after it (the database threads), and writes the stats o
 together to <path> (pstats) when the process exits (Daphne's SIGTERM). py-spy, which would
 sample from outside, is not installable on the benchmark hosts; cProfile costs the process
 about as much again as it profiles, so read its shares, not its seconds. Off by default:
-nothing of it runs unless the variable is set."""
+nothing of it runs unless the variable is set. Each thread is timed by its own CPU time
+(time.thread_time): by the wall clock, a call that let go of the GIL (psycopg's send) counted
+the time the thread then waited for it back, behind the others."""
 import atexit
 import cProfile
 import pstats
 import threading
+import time
 
 _profiles = []
 _lock = threading.Lock()
 
 
 def start(path):
-    main = cProfile.Profile()
+    main = cProfile.Profile(time.thread_time)
     _profiles.append(main)
 
     def in_thread(*args):
         # The first event of a new thread: its own profiler from here on (enable() replaces
         # this hook for the thread).
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)
         with _lock:
             _profiles.append(profile)
         profile.enable()
