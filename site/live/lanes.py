@@ -83,11 +83,11 @@ class Waiting(queue.PriorityQueue):
     held up by people's news for more than NEWS_WAIT in all, however many people's changes end
     while it waits (a hold per person's change, one after another while a backlog of bots'
     actions waited: the socket bots' own p99 rose from 58 to 155 ms). A writer thread running
-    a bot's action
-    holds the interpreter lock, and the loop, which lets the lock go at each of its turns
-    (waiting for its sockets), waited up to the switch interval (5 ms) to have it back at each
-    of the several turns that take the change's news to the sockets: beside 200 API bots a
-    person's p99 doubled, all of it in the loop's wait after the job (docs/measurements.md)."""
+    a bot's action holds the interpreter lock, and the loop, which lets the lock go at each of
+    its turns (waiting for its sockets), waited up to the switch interval (5 ms) to have it
+    back at each of the several turns that take the change's news to the sockets: beside 200
+    API bots a person's p99 doubled, all of it in the loop's wait after the job
+    (docs/measurements.md)."""
 
     def __init__(self, maxsize=0):
         super().__init__(maxsize)
