@@ -19,10 +19,10 @@ import re
 from array import array
 from bisect import bisect_left
 from functools import lru_cache
-from itertools import compress
+from itertools import cycle
 
 from . import tripen_geometry as geo
-from .base import Game, IllegalAction, State, shuffled
+from .base import Game, IllegalAction, State, random_keys
 
 SWAP = "swap"
 RED, BLUE = 0, 1
@@ -30,6 +30,8 @@ COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 # ASCII: with Unicode case folding, [a-z] would also match letters such as the long s.
 PLACEMENT_PATTERN = re.compile(r"\s*([a-z])\s*(\d+)\s*(?:/\s*(\S*))?\s*", re.IGNORECASE | re.ASCII)
 GOALS = {RED: ("top", "bottom"), BLUE: ("left", "right")}
+# A cell whose six tokens are all free, as a slice of TripenState.free.
+_ALL_FREE = b"\x01" * 6
 WIN_TEXT = {RED: "top and bottom joined", BLUE: "left and right joined"}
 
 
@@ -65,6 +67,7 @@ class TripenBoard:
         self.border_node = {b: self.node_count + i for i, b in enumerate(geo.BORDERS)}
         self.neighbourhood = [self._neighbourhood(q, r) for q, r in self.cells]
         self.blocks, self.joins = self._contacts()
+        self.partner = self._partners()
         self.borders_touched = self._borders_touched()
         # For the playouts' one look at a full board: Red's tokens on the top border, and
         # which tokens lie on the bottom one.
@@ -100,6 +103,20 @@ class TripenBoard:
                 blocks.append(tuple(overlap))
                 joins.append(tuple(join))
         return blocks, joins
+
+    def _partners(self) -> list[int]:
+        """Per token, the one other token of its cell that it does not overlap (the other
+        half of the hexagon), for the playouts.  They rely on what RULES.md's geometry gives
+        and this checks: a token overlaps only tokens of its own cell, and all of them but
+        one, so a cell holds at most two tokens and its second is the first's partner."""
+        partners = []
+        for node, blocked in enumerate(self.blocks):
+            cell = node // 6
+            assert all(other // 6 == cell for other in blocked), node
+            free = [other for other in range(6 * cell, 6 * cell + 6) if other not in blocked]
+            assert len(free) == 1 and node in blocked, node
+            partners.append(free[0])
+        return partners
 
     def _borders_touched(self) -> list[tuple[str, ...]]:
         out = []
@@ -306,23 +323,47 @@ class TripenState(State):
         colours alternating.  Chains never break and a full board has exactly one winner,
         so the fill is played to the end and looked at once: whoever has joined their
         borders then joined them first in the game.  At the pie rule's moment, swap is one
-        more action drawn uniformly."""
+        more action drawn uniformly.
+
+        The random order is that of games.base.shuffled (one random key per token, ties in
+        token order), but only the tokens put down are sorted: a token overlaps only the
+        others of its cell but its partner (TripenBoard._partners), so in an empty cell the
+        first of its six tokens in that order goes down, then its partner, and nothing else;
+        a cell already holding tokens takes its free ones the same way, one by one.  The
+        tokens and the order are those of walking the whole shuffled list, a third of the
+        sort (Tripen 13 has 1,014 tokens: sorting them was most of a playout)."""
         b = self.board
-        colour, free = self.colour[:], self.free[:]
-        blocks, names = b.blocks, b.node_names
+        colour, free = self.colour[:], self.free
+        blocks, names, partner = b.blocks, b.node_names, b.partner
         side, swapped = self.mover, self.swapped
         moves = []
-        append = moves.append
         if self._swap_allowed() and int(rng.random() * (len(self.legal) + 1)) == len(self.legal):
-            append((side ^ swapped, SWAP))
+            moves.append((side ^ swapped, SWAP))
             swapped = not swapped
-        for node in shuffled(list(compress(range(b.node_count), free)), b.node_count, rng):
-            if free[node]:
-                colour[node] = side + 1
-                for other in blocks[node]:
-                    free[other] = 0
-                append((side ^ swapped, names[node]))
-                side = 1 - side
+        keys = random_keys(b.node_count, rng)      # the draw shuffled() makes
+        key = keys.__getitem__
+        placed = []
+        append = placed.append
+        for base in range(0, b.node_count, 6):
+            if free[base:base + 6] == _ALL_FREE:
+                six = keys[base:base + 6]
+                first = base + six.index(min(six))   # the lowest token of the lowest key
+                append(first)
+                append(partner[first])
+            else:
+                open_ = [node for node in range(base, base + 6) if free[node]]
+                while open_:
+                    first = min(open_, key=key)
+                    append(first)
+                    open_ = [node for node in open_ if node not in blocks[first]]
+        # Ties of keys stay in token order: a cell's partner comes after its first token
+        # whenever their keys are equal (the first is the lower token then).
+        order = sorted(placed, key=key)
+        for node in order[0::2]:       # the colours alternate from the mover's
+            colour[node] = side + 1
+        for node in order[1::2]:
+            colour[node] = 2 - side
+        moves += zip(cycle((side ^ swapped, 1 - side ^ swapped)), map(names.__getitem__, order))
         return _full_board_winner(b, colour) ^ swapped, moves
 
     # -- presentation --------------------------------------------------------------------------
