@@ -13,9 +13,7 @@ the same side, so `to_move` and `owed` say who places what next.
 
 from __future__ import annotations
 
-from collections import deque
 from functools import lru_cache
-from operator import getitem
 from typing import Any
 
 from . import hexgrid
@@ -225,13 +223,12 @@ class ColorfulState(State):
         and uniformly random stones put them on the empty cells in a random order.  Only the
         full board counts, so it is scored once (_full_board_scores)."""
         colours = self._colours_to_come(rng)
-        stones = self.stones[:]
-        cells = shuffled(self.empty.cells, len(stones), rng)
-        # Stone by stone, but in C: each cell takes its colour, and each action is the
-        # colour's text for the cell, played by the colour's owner.
-        deque(map(stones.__setitem__, cells, colours), 0)
-        moves = list(zip(map(OWNER.__getitem__, colours),
-                         map(getitem, map(self._texts.__getitem__, colours), cells)))
+        texts, stones = self._texts, self.stones[:]
+        moves = []
+        append = moves.append
+        for cell, colour in zip(shuffled(self.empty.cells, len(stones), rng), colours):
+            stones[cell] = colour
+            append((OWNER[colour], texts[colour][cell]))
         # Colorful has no swap: seats are sides.
         return compare(*_full_board_scores(self.board, stones))[0], moves
 

@@ -8,8 +8,6 @@ place wins; there are no draws.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from . import squaregrid
 from .base import CellSet, Game, IllegalAction, State
 
@@ -102,14 +100,12 @@ class HadronState(State):
         each tile as _place does: per cell, red minus blue neighbours (a tile may go where
         it is 0), pushed far from 0 once the cell is taken, so that no count of a taken cell
         can come back to 0; and the legal cells as a list with each cell's slot in it."""
-        neighbours = self.board.neighbours
+        neighbours, names = self.board.neighbours, self.board.names
         red, blue = self.near
         diff = [r - b if o is None else TAKEN for r, b, o in zip(red, blue, self.owner)]
         legal, slot = self.legal.cells[:], self.legal.slot[:]
         side = self.mover
         step = 1 - 2 * side
-        placements = _placements(self.board.n)
-        mine, theirs = placements[side], placements[1 - side]
         moves = []
         append, random = moves.append, rng.random
         while legal:
@@ -120,7 +116,7 @@ class HadronState(State):
                 legal[k] = last
                 slot[last] = k
             diff[cell] = TAKEN
-            append(mine[cell])
+            append((side, names[cell]))
             for n in neighbours[cell]:
                 d = diff[n] + step
                 diff[n] = d
@@ -133,7 +129,7 @@ class HadronState(State):
                     if last != n:
                         legal[pos] = last
                         slot[last] = pos
-            side, step, mine, theirs = 1 - side, -step, theirs, mine
+            side, step = 1 - side, -step
         # The side to move with nothing to place loses; Hadron has no swap, seats are sides.
         return 1 - side, moves
 
@@ -177,14 +173,6 @@ class HadronState(State):
             return "+" if i in self.legal else "."
 
         return self.board.text(mark) + "\n" + self.tally_line(self.tiles)
-
-
-@lru_cache(maxsize=None)
-def _placements(n: int) -> tuple[tuple[tuple[int, str], ...], ...]:
-    """Per side, per cell, the playout's (side, action) for that side placing a tile there,
-    made once per board instead of once per tile of every playout."""
-    names = squaregrid.board(n).names
-    return tuple(tuple((side, name) for name in names) for side in (0, 1))
 
 
 def _neighbour_counts(red: int, blue: int) -> str:
