@@ -6,6 +6,7 @@ one Daphne process, driven by Locust (40 visitors with no think time, headless).
     python bench/pages_load.py --playing 2000           # and 2,000 more games in progress
     python bench/pages_load.py --site /tmp/old --site .  # two checkouts, one after the other
     python bench/pages_load.py --gzip                   # pages served alone asked for with gzip
+    python bench/pages_load.py --prime                  # every page of the mix drawn once first
     python bench/pages_load.py --smoke                  # a tiny shape (tests/bench)
 
 For each checkout (--site, default this one) it makes a scratch SQLite site (migrate, then
@@ -62,6 +63,11 @@ def parse_args():
     parser.add_argument("--alone", type=int, default=30, help="requests per page served alone")
     parser.add_argument("--gzip", action="store_true",
                         help="pages served alone asked for with gzip, as browsers and Locust do")
+    parser.add_argument("--prime", action="store_true",
+                        help="before the mix, ask once for every address it may ask for (each "
+                             "game's pages, each rules page), so its figures are of pages "
+                             "drawn before, not of a fresh process's first drawings; the "
+                             "slowest first drawings are printed")
     parser.add_argument("--smoke", action="store_true", help="a tiny shape, for tests/bench")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
@@ -175,6 +181,26 @@ def alone(site, repeat, gzip=False):
     return figures
 
 
+RULES = ["hadron", "copolymer", "colorful", "tripen"]  # as bench/pages_locust.py's
+
+
+def primed(site):
+    """Every address of the mix (bench/pages_locust.py) asked for once, one at a time, with
+    gzip as Locust asks: [(ms, path)] of the slowest, each a page's first drawing in this
+    process (a rules page's diagrams, a finished game's page and position), which under forty
+    visitors at once take forty times as long and make the mix's p99 in a short run."""
+    paths = ["/", "/watch/", "/archive/", "/leaderboard/",
+             *(f"/rules/{name}/" for name in RULES),
+             *(f"/game/{game}/{tail}" for game in site.games["finished"]
+               for tail in ("", "?ply=5", "snapshot.json"))]
+    times = []
+    for path in paths:
+        start = time.perf_counter()
+        get(site.url + path, gzip=True)
+        times.append(((time.perf_counter() - start) * 1000, path))
+    return sorted(times, reverse=True)[:3]
+
+
 def loaded(site, mode, plain_bytes, core, args):
     figures, cpu = locust_run(site, mode, plain_bytes, core, args)
     return {**figures, "cpu_ms": cpu * 1000 / max(1, figures["requests"])}
@@ -213,11 +239,13 @@ def measure(checkout, args, server_core, load_core):
             site.start(server_core)
             pages = alone(site, args.alone, args.gzip)
             size = round(statistics.mean(size for _, size, _ in pages.values()))
+            first = primed(site) if args.prime else None
             mix = loaded(site, "mix", size, load_core, args)
             plain = loaded(site, "plain", size, load_core, args)
         finally:
             site.stop()
-    return {"site": str(checkout), "alone": pages, "mean_bytes": size, "mix": mix, "plain": plain}
+    return {"site": str(checkout), "alone": pages, "mean_bytes": size, "mix": mix, "plain": plain,
+            "first_drawn": first}
 
 
 def main():
@@ -254,6 +282,17 @@ def main():
                      if load == "mix" else "")
             print(f"{result['site'][-40:]:40} {load:>6} {figures['rps']:8.1f} {figures['p50']:8.0f} "
                   f"{figures['p99']:8.0f} {figures['failures']:6d} {figures['cpu_ms']:11.2f} {ratio}")
+    print("\nthe mix's pages under load, p99 ms")
+    pages_shown = sorted(results[0]["mix"]["pages"])
+    print(f"{'site':40} " + " ".join(f"{name:>12}" for name in pages_shown))
+    for result in results:
+        print(f"{result['site'][-40:]:40} " + " ".join(
+            f"{result['mix']['pages'].get(name, {}).get('p99', 0):12.0f}" for name in pages_shown))
+    if args.prime:
+        print("\nfirst drawings before the mix (--prime), slowest, ms")
+        for result in results:
+            print(f"{result['site'][-40:]:40} "
+                  + "  ".join(f"{path} {ms:.0f}" for ms, path in result["first_drawn"]))
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
 

@@ -419,5 +419,10 @@ def shuffled(items: list[int], size: int, rng) -> list[int]:
     random.shuffle's Python loop.  Equal keys keep their order, which biases the order only
     when two of the keys collide (about 1 in 100,000 for 300 items); the same rng state gives
     the same order."""
-    keys = array("I", rng.randbytes(_KEYS.itemsize * size))
-    return sorted(items, key=keys.__getitem__)
+    return sorted(items, key=random_keys(size, rng).__getitem__)
+
+
+def random_keys(size: int, rng) -> array:
+    """`shuffled`'s random 32-bit key for each of the integers below `size`, for a caller
+    that sorts only some of them (Tripen's playout): one rng.randbytes call."""
+    return array("I", rng.randbytes(_KEYS.itemsize * size))

@@ -101,19 +101,21 @@ class CopolymerState(State):
         who claims each one depends on the enemy neighbours met on the way, as in apply."""
         board = self.board
         enemies_of = _neighbour_getters(board.shape, board.n)
-        names, owner = board.names, self.owner[:]
-        counts = self.counts[:]
+        claims = _claims(board.shape, board.n)
+        owner = self.owner[:]
         side = self.mover
+        enemy, mine = 1 - side, claims[side]
         moves = []
         append = moves.append
         for cell in shuffled(self.empty.cells, len(owner), rng):
             owner[cell] = side
-            counts[side] += 1
-            append((side, names[cell]))
-            if enemies_of[cell](owner).count(1 - side) < 2:
-                side = 1 - side
-        # The cell count is odd, so there is a winner; Copolymer has no swap.
-        return (0 if counts[0] > counts[1] else 1), moves
+            append(mine[cell])
+            if enemies_of[cell](owner).count(enemy) < 2:
+                side, enemy = enemy, side
+                mine = claims[side]
+        # The board is full: the cells are counted once, at the end.  The count is odd, so
+        # there is a winner; Copolymer has no swap.
+        return (0 if owner.count(0) > owner.count(1) else 1), moves
 
     # -- presentation --------------------------------------------------------------------------
 
@@ -166,6 +168,14 @@ def _neighbour_getters(shape: str, n: int) -> list[itemgetter]:
     board = hexgrid.board(shape, n)
     assert min(map(len, board.neighbours)) >= 2
     return [itemgetter(*around) for around in board.neighbours]
+
+
+@lru_cache(maxsize=None)
+def _claims(shape: str, n: int) -> tuple[tuple[tuple[int, str], ...], ...]:
+    """Per side, per cell, the playout's (side, action) for that side claiming that cell,
+    made once per board instead of once per claim of every playout."""
+    names = hexgrid.board(shape, n).names
+    return tuple(tuple((side, name) for name in names) for side in (0, 1))
 
 
 def _cells(n: int) -> str:

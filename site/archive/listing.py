@@ -120,11 +120,31 @@ def facts(wanted):
     return keys, changes, ratings
 
 
+@dataclass
+class Keyed:
+    """The games of ids `wanted` with their rows' keys (facts()), in that order: a game
+    deleted since its id was read (its player's account went) is left out."""
+    wanted: list
+    keys: dict  # {game id: its row's key}
+    changes: dict
+    ratings: dict
+
+    def shown(self):
+        return [self.keys[pk] for pk in self.wanted if pk in self.keys]
+
+
+def keyed(wanted):
+    """The rows' keys of the games of ids `wanted` (facts()): what a page kept whole is kept
+    for (frontend.kept), read without the rows themselves (items())."""
+    return Keyed(list(wanted), *facts(wanted))
+
+
 def items(wanted):
     """The list items of the games of ids `wanted`, in that order, and their keys (facts()):
     kept ones from the cache (one read for the page), the others' games read whole, rendered
-    and kept."""
-    keys, changes, ratings = facts(wanted)
+    and kept. `wanted`: the ids, or what keyed() read of them already."""
+    found = wanted if isinstance(wanted, Keyed) else keyed(wanted)
+    wanted, keys, changes, ratings = found.wanted, found.keys, found.changes, found.ratings
     kept = cache.get_many(list(keys.values()))
     missing = [pk for pk, key in keys.items() if key not in kept]
     drawn = {}

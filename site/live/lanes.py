@@ -67,6 +67,7 @@ WAITS = {PEOPLE: 0.0, OTHERS: 0.25, PROGRAMS: 5.0, BACKGROUND: 10.0}
 _SHUT = float("inf")  # the pool's stop signal, after every job queued before it
 _placing = contextvars.ContextVar("live_lanes_placing", default=PEOPLE)
 _clock = time.monotonic
+_held_clock = time.monotonic  # the writers' time spent holding for news (Waiting.held)
 
 
 class Waiting(queue.PriorityQueue):
@@ -76,11 +77,17 @@ class Waiting(queue.PriorityQueue):
 
     While a person's change has ended on a writer and its news has not left the event loop
     yet (news_held()), the writers start no program's or background job unless a person's
-    job waits too (get()), for at most NEWS_WAIT: a writer thread running a bot's action
-    holds the interpreter lock, and the loop, which lets the lock go at each of its turns
-    (waiting for its sockets), waited up to the switch interval (5 ms) to have it back at each
-    of the several turns that take the change's news to the sockets: beside 200 API bots a
-    person's p99 doubled, all of it in the loop's wait after the job (docs/measurements.md)."""
+    job waits too (get()), for at most NEWS_WAIT, and never once the job next in line has
+    been held NEWS_WAIT since it was queued (the writers' time spent holding, held(), not its
+    age: a job that waited behind other jobs is still held for a person's news): so no job is
+    held up by people's news for more than NEWS_WAIT in all, however many people's changes end
+    while it waits (a hold per person's change, one after another while a backlog of bots'
+    actions waited: the socket bots' own p99 rose from 58 to 155 ms). A writer thread running
+    a bot's action holds the interpreter lock, and the loop, which lets the lock go at each of
+    its turns (waiting for its sockets), waited up to the switch interval (5 ms) to have it
+    back at each of the several turns that take the change's news to the sockets: beside 200
+    API bots a person's p99 doubled, all of it in the loop's wait after the job
+    (docs/measurements.md)."""
 
     def __init__(self, maxsize=0):
         super().__init__(maxsize)
@@ -89,12 +96,23 @@ class Waiting(queue.PriorityQueue):
         self.news = 0            # people's changes ended whose news is not out yet
         self.news_out = threading.Condition(self.mutex)
         self.stopping = False    # the stop signal queued: nothing is held any more
+        self.holding = 0         # pool threads holding for news now (let_news_out)
+        self.holding_since = 0.0
+        self.held_before = 0.0   # seconds some thread held for news, before holding_since
+
+    def held(self):
+        """(the mutex held) Seconds some pool thread has held for people's news, so far: a
+        job's hold is this now less this when it was queued."""
+        if self.holding:
+            return self.held_before + _held_clock() - self.holding_since
+        return self.held_before
 
     def _put(self, item):
         # None: the executor's stop signal to a thread, which must not pass queued jobs.
         placing = BACKGROUND if item is None else _placing.get()
         due = _SHUT if item is None else _clock() + WAITS[placing]
-        heapq.heappush(self.queue, (due, next(self.arrivals), placing, item))
+        # Last: the writers' time held for news when it was queued (let_news_out()).
+        heapq.heappush(self.queue, (due, next(self.arrivals), placing, item, self.held()))
         if item is None:
             self.stopping = True
             self.news_out.notify_all()
@@ -103,7 +121,7 @@ class Waiting(queue.PriorityQueue):
             self.news_out.notify_all()
 
     def _get(self):
-        _, _, placing, item = heapq.heappop(self.queue)
+        _, _, placing, item, _ = heapq.heappop(self.queue)
         if placing <= OTHERS:
             self.people_queued -= 1
         if item is None and threading.current_thread().name.startswith(THREAD_PREFIX):
@@ -124,16 +142,33 @@ class Waiting(queue.PriorityQueue):
 
     def let_news_out(self):
         """(a pool thread, between jobs) Wait while a person's news is on its way out and no
-        person's job waits, at most NEWS_WAIT; not once the pool is stopping (its threads are
-        joined at the interpreter's exit)."""
+        person's job waits, at most NEWS_WAIT, and no more than NEWS_WAIT in all since the job
+        next in line was queued (the bound on any job's wait for news: the job next in line is
+        the oldest program's job queued, or a background job older still, so it has been held
+        at least as long as any other); not once the pool is stopping (its threads are joined
+        at the interpreter's exit)."""
         with self.news_out:
-            deadline = None
-            while self.news > 0 and not self.people_queued and not self.stopping:
-                now = time.monotonic()
-                deadline = deadline or now + NEWS_WAIT
-                if now >= deadline:
-                    return
-                self.news_out.wait(deadline - now)
+            if self.holding == 0:
+                self.holding_since = _held_clock()
+            self.holding += 1
+            try:
+                deadline = None
+                while self.news > 0 and not self.people_queued and not self.stopping:
+                    now = _held_clock()
+                    if deadline is None:
+                        deadline = now + NEWS_WAIT
+                    if self.queue:
+                        # Held time goes on at the clock's pace while this thread holds. A
+                        # job queued during this hold has its whole allowance after it.
+                        left = self.queue[0][4] + NEWS_WAIT - self.held()
+                        deadline = min(deadline, now + left)
+                    if now >= deadline:
+                        return
+                    self.news_out.wait(deadline - now)
+            finally:
+                self.holding -= 1
+                if self.holding == 0:
+                    self.held_before += _held_clock() - self.holding_since
 
     def news_held(self):
         """(the writer thread, as a person's change ends) Its news is on its way out."""

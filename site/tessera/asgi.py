@@ -37,7 +37,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from api.door import ActionDoor  # noqa: E402
-from live import autobahn_logs, daphne_checks, http_log  # noqa: E402
+from live import admission, autobahn_logs, daphne_checks, http_log  # noqa: E402
 from live.auth import SessionAuthMiddleware  # noqa: E402
 from live.lifecycle import ServerLifecycle, serve_when_running  # noqa: E402
 from ops import context, metrics  # noqa: E402
@@ -57,6 +57,8 @@ application = ServerLifecycle(ProtocolTypeRouter(
 serve_when_running()
 # Autobahn's debug lines drawn only when written: not on every frame and handshake.
 autobahn_logs.defer()
+# A crowd of new connections let in a few per turn of the loop, waiting in a long queue.
+admission.pace()
 # Daphne's check of its connections (timeouts, pings) a slice at a time, not all every 2 s.
 daphne_checks.spread()
 # Twisted's access line for each HTTP request not drawn where Daphne sends it nowhere, nor

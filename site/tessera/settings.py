@@ -334,6 +334,10 @@ LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
 # The API's NDJSON streams (api.streams): an empty line after this many quiet seconds, when
 # the token is checked again (a revoked one ends the stream there).
 API_STREAM_KEEPALIVE = env_number("API_STREAM_KEEPALIVE", 7, float)
+# A crowd of new connections (a restart's pages coming back) is let in this many per turn of
+# the event loop, waiting in a listening queue of this length meanwhile (live.admission).
+LIVE_ACCEPTS_PER_TURN = env_number("LIVE_ACCEPTS_PER_TURN", 8)
+LIVE_ACCEPT_BACKLOG = env_number("LIVE_ACCEPT_BACKLOG", 4096)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
 # A closed lobby socket still counts for this many seconds (a page reload is not a departure):

@@ -1,5 +1,5 @@
 """The pages load benchmark runs from a clean checkout: a tiny shape (3 finished games, 4
-visitors, 2 s measured) through `bench/pages_load.py --smoke`. Not a timing test: it checks
+visitors, 2 s measured) through `bench/pages_load.py --smoke --prime`. Not a timing test: it checks
 that every page of the mix and the plain view were served without a failure and that the
 tables have their rows, not how fast anything was."""
 import json
@@ -14,7 +14,8 @@ MIX = {"home", "watch", "archive", "game", "game?ply=5", "snapshot", "leaderboar
 def test_pages_load_smoke_shape_runs_and_prints_its_tables(tmp_path):
     results_path = tmp_path / "results.json"
     finished = subprocess.run(
-        [sys.executable, "bench/pages_load.py", "--smoke", "--json", str(results_path)],
+        [sys.executable, "bench/pages_load.py", "--smoke", "--prime", "--json",
+         str(results_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert finished.returncode == 0, finished.stdout + finished.stderr
@@ -28,7 +29,11 @@ def test_pages_load_smoke_shape_runs_and_prints_its_tables(tmp_path):
     # much to ask of 2 s on a loaded machine, but only pages of the mix were.
     assert set(result["mix"]["pages"]) <= MIX and set(result["plain"]["pages"]) == {"plain"}
 
+    # --prime: every address of the mix asked for once before it, the slowest noted.
+    assert len(result["first_drawn"]) == 3 and all(ms > 0 for ms, _ in result["first_drawn"])
+
     table = finished.stdout
     assert "served alone" in table and "mix/plain" in table
+    assert "first drawings before the mix" in table and "p99 ms" in table
     assert any(line.split()[1:2] == ["mix"] for line in table.splitlines()), table
     assert any(line.split()[1:2] == ["plain"] for line in table.splitlines()), table

@@ -100,11 +100,56 @@ def test_tripen_playouts_swap_at_the_pie_rules_moment():
     assert all(m[1] != "swap" for s in range(200) for m in later.playout(random.Random(s))[1])
 
 
-@pytest.mark.parametrize("options", [{}, {"size": 3}, {"board": "long", "size": 6}])
+@pytest.mark.parametrize("options", [{}, {"size": 3}, {"size": 7}, {"board": "long", "size": 6}])
 def test_colorful_full_board_scores_are_the_rules_scores(options):
-    for state in positions("colorful", options, range(10)):
-        if state.is_over:
-            assert _full_board_scores(state.board, state.stones) == state._groups_and_scores()[1]
+    # positions() stops short of the end, so the full boards are its games played out.
+    game, checked = games.get("colorful"), 0
+    for seed in range(10):
+        rng, state = random.Random(seed), game.new(**options)
+        while not state.is_over:
+            state = state.play(rng.choice(state.legal_actions()))
+        assert _full_board_scores(state.board, state.stones) == state._groups_and_scores()[1]
+        checked += 1
+    assert checked == 10
+
+
+def walk_the_whole_shuffle(state, rng):
+    """Tripen's playout as the rules say it, the reference for the faster one: every free
+    token in shuffled()'s random order, each put down if still free, colours alternating."""
+    b = state.board
+    colour, free = state.colour[:], state.free[:]
+    side, swapped, moves = state.mover, state.swapped, []
+    if len(state.actions) == 1 and int(rng.random() * (len(state.legal) + 1)) == len(state.legal):
+        moves.append((side ^ swapped, "swap"))
+        swapped = not swapped
+    tokens = [node for node in range(b.node_count) if free[node]]
+    for node in shuffled(tokens, b.node_count, rng):
+        if free[node]:
+            colour[node] = side + 1
+            for other in b.blocks[node]:
+                free[other] = 0
+            moves.append((side ^ swapped, b.node_names[node]))
+            side = 1 - side
+    return moves
+
+
+@pytest.mark.parametrize("size", [5, 7, 13])
+def test_tripen_playouts_put_down_what_walking_the_whole_shuffle_would(size):
+    """The playout sorts only the tokens that go down (a cell's first token and its partner);
+    the tokens and their order must be those of the whole shuffled list, seed for seed, from
+    the start, the pie rule's moment and positions with cells half or wholly taken."""
+    for k, state in enumerate(positions("tripen", {"size": size}, range(4))):
+        for seed in range(3):
+            expected = walk_the_whole_shuffle(state, random.Random(100 * k + seed))
+            assert state.playout(random.Random(100 * k + seed))[1] == expected
+
+
+def test_tripen_partners_are_the_only_tokens_a_token_leaves_free_in_its_cell():
+    board = games.get("tripen").new().board
+    for node, blocked in enumerate(board.blocks):
+        cell = range(6 * (node // 6), 6 * (node // 6) + 6)
+        assert set(blocked) | {board.partner[node]} == set(cell)
+        assert board.partner[board.partner[node]] == node
 
 
 def test_colorful_fills_the_colours_each_turn_owes():

@@ -1,18 +1,21 @@
-"""Watch, the Archive, the rules and the leaderboards kept whole for visitors who are not signed in (frontend.kept): drawn
+"""The home page, Watch, the Archive, the rules and the leaderboards kept whole for visitors who are not signed in (frontend.kept): drawn
 once for what they show, never another visitor's page, a waiting message never lost."""
 import gzip
+from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.contrib.messages import constants
 from django.contrib.messages.storage.cookie import CookieStorage, Message
 from django.http import HttpRequest
+from django.utils import timezone
 
 from tests.site.played import finished, start
 from tests.site.test_watch import play
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_cache")]
 
-PAGES = ["/watch/", "/archive/", "/rules/hadron/", "/leaderboard/", "/leaderboard/hadron/"]
+PAGES = ["/", "/watch/", "/archive/", "/rules/hadron/", "/leaderboard/", "/leaderboard/hadron/"]
 
 
 def drawn(response):
@@ -129,3 +132,56 @@ def test_a_signed_in_visitor_gets_the_analysis_panels_token(client, users):
     over = finished("hadron", (alice, carol), {"size": 5}, seed=3)
     client.force_login(carol)
     assert "csrfmiddlewaretoken" in client.get(f"/game/{over.pk}/").content.decode()
+
+
+def event(name, status, starts_in, ends_in=None):
+    from tournaments.models import Tournament
+    now = timezone.now()
+    return Tournament.objects.create(
+        name=name, kind=Tournament.ARENA, game="hadron", minutes=3, increment=2, status=status,
+        starts_at=now + starts_in, ends_at=ends_in and now + ends_in)
+
+
+def test_the_home_page_is_drawn_again_when_an_event_is_announced_or_starts(client, site):
+    from tournaments.models import Tournament
+    client.get("/")
+    upcoming = event("Friday Arena", Tournament.UPCOMING, timedelta(hours=2, minutes=30))
+    announced = client.get("/")
+    assert drawn(announced) and "Friday Arena</a> in 2\xa0hours" in announced.content.decode()
+    assert not drawn(client.get("/"))
+    Tournament.objects.filter(pk=upcoming.pk).update(
+        status=Tournament.RUNNING, ends_at=timezone.now() + timedelta(minutes=50))
+    started = client.get("/").content.decode()
+    assert "running, ends in 49\xa0minutes" in started and "Log in to join" in started
+    assert "Friday Arena</a> in" not in started
+
+
+def test_the_home_pages_countdown_is_never_a_minute_behind(client, site):
+    """The page is drawn again when its countdown's words change, and drawn with the words its
+    key was read with."""
+    from tournaments.models import Tournament
+    event("Friday Arena", Tournament.UPCOMING, timedelta(hours=1, minutes=10, seconds=30))
+    assert "in 1\xa0hour, 10\xa0minutes" in client.get("/").content.decode()
+    later = timezone.now() + timedelta(minutes=5)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        again = client.get("/")
+    assert drawn(again) and "in 1\xa0hour, 5\xa0minutes" in again.content.decode()
+
+
+def test_a_signed_in_visitor_gets_the_join_button_not_a_kept_page(client, site):
+    from tournaments.models import Tournament
+    alice, _, _ = site
+    event("Friday Arena", Tournament.RUNNING, -timedelta(minutes=5), timedelta(minutes=50))
+    assert "Log in to join" in client.get("/").content.decode()
+    client.force_login(alice)
+    mine = client.get("/").content.decode()
+    assert "Log in to join" not in mine and "csrfmiddlewaretoken" in mine and "Join</button>" in mine
+
+
+def test_a_kept_archive_page_reads_no_rows(client, site):
+    """Its rows' keys make its key; the rows themselves are read only to draw it."""
+    from archive import listing
+    first = client.get("/archive/")
+    with mock.patch.object(listing, "items", side_effect=AssertionError("rows read")):
+        again = client.get("/archive/")
+    assert not drawn(again) and again.content == first.content

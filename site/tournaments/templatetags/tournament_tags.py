@@ -1,6 +1,7 @@
 """`{% tournaments_now %}`: the running events and the next one to start, on any page (home);
 `{% player_events player %}`: a player's events on their profile."""
 from django import template
+from django.utils.timesince import timeuntil
 
 from tournaments.models import Tournament
 
@@ -8,13 +9,32 @@ register = template.Library()
 RUNNING_SHOWN = 4
 
 
-@register.inclusion_tag("tournaments/_now.html", takes_context=True)
-def tournaments_now(context):
+def now():
+    """(running events, the next to start or None): what `{% tournaments_now %}` shows."""
     running = list(Tournament.objects.filter(status=Tournament.RUNNING)
                    .order_by("-official", "starts_at")[:RUNNING_SHOWN])
     upcoming = Tournament.objects.filter(status=Tournament.UPCOMING).order_by("starts_at").first()
+    return running, upcoming
+
+
+def shown(events, moment=None):
+    """What templates/tournaments/_now.html shows of now()'s events, repr-able (frontend.kept):
+    their names, kinds and addresses and the countdowns as the page words them (timeuntil, to
+    the minute), so a kept page is drawn again when a countdown's words change."""
+    running, upcoming = events
+    return ([(event.pk, event.name, event.kind, event.get_absolute_url(),
+              event.ends_at and timeuntil(event.ends_at, moment)) for event in running],
+            upcoming and (upcoming.pk, upcoming.name, upcoming.get_absolute_url(),
+                          timeuntil(upcoming.starts_at, moment)))
+
+
+@register.inclusion_tag("tournaments/_now.html", takes_context=True)
+def tournaments_now(context):
+    # A view that read them already (the home page, for its key) hands them over.
+    running, upcoming = context.get("tournaments_now") or now()
+    # The countdowns as of the moment that view's key was read at (None: now).
     return {"running": running, "next": upcoming, "user": context.get("user"),
-            "csrf_token": context.get("csrf_token")}
+            "csrf_token": context.get("csrf_token"), "moment": context.get("moment")}
 
 
 EVENTS_SHOWN = 20
