@@ -40,6 +40,7 @@ def pace():
         return accepting(self)
 
     doRead.paced = True
+    doRead.unpaced = accepting   # for the tests, which pace a Twisted as it comes
     tcp.Port.doRead = doRead
     listening = daphne_server.serverFromString
 
