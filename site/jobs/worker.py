@@ -38,10 +38,12 @@ def start_in_pool():
     when the server dies, the worker reads the end of its job pipe and exits (after the job in
     hand). No PR_SET_PDEATHSIG: it fires when the *thread* that spawned the worker ends.
     The job pipe does not always end with a killed server (the tests' servers left orphaned
-    workers behind, idle for ever): a watcher also ends the worker once its parent is gone."""
-    lower_priority()
+    workers behind, idle for ever): a watcher also ends the worker once its parent is gone.
+    The watcher starts before the worker lowers itself: Linux keeps a scheduling policy per
+    thread, and a watcher at SCHED_IDLE got no CPU on a busy machine to notice that end."""
     threading.Thread(target=_end_with, args=(os.getppid(),), name="end-with-server",
                      daemon=True).start()
+    lower_priority()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tessera.settings")
     import django
 

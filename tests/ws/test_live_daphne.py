@@ -289,24 +289,40 @@ def _running(pid):
         return False
 
 
+def _pool_workers(server_pid):
+    """The server's job workers (its children but multiprocessing's resource tracker)."""
+    found = []
+    for pid in _children(server_pid):
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if b"resource_tracker" not in cmdline.read():
+                found.append(pid)
+    return found
+
+
+def _policies(pid):
+    """The scheduling policy of each thread of a process (Linux keeps one per thread)."""
+    return [os.sched_getscheduler(int(thread)) for thread in os.listdir(f"/proc/{pid}/task")]
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads Linux's /proc")
 def test_the_pool_workers_end_with_a_killed_server(site_servers):
     """The embedded default's job workers do not outlive their server killed without a word
     (SIGKILL): left idle for ever, orphans of the tests' servers piled up on the machine."""
     server = site_servers(JOBS_MODE="pool", JOBS_WORKERS="2", JOBS_WORKERS_AT_START="1")
     deadline = time.monotonic() + WAIT
-    while len(_children(server.process.pid)) < 2:
+    while not _pool_workers(server.process.pid):
         assert time.monotonic() < deadline, "the pool's workers did not start"
         time.sleep(0.1)
-    workers = _children(server.process.pid)
+    workers = _pool_workers(server.process.pid)
     for pid in workers:
-        # The workers think at SCHED_IDLE: on a machine whose cores are all busy (the
-        # PostgreSQL pass on two workers) they got no CPU to notice their server's end within
-        # the wait. What is tested is that they end, not that they find idle CPU to do it.
-        try:
-            os.sched_setscheduler(pid, os.SCHED_OTHER, os.sched_param(0))
-        except (AttributeError, PermissionError, ProcessLookupError):
-            pass
+        # A worker thinks at SCHED_IDLE, but the thread that watches for its server's end
+        # must not: on a machine whose cores were all busy (the PostgreSQL pass on two
+        # workers), a watcher at SCHED_IDLE got no CPU to notice the end within the wait.
+        deadline = time.monotonic() + WAIT
+        while os.SCHED_IDLE not in _policies(pid):
+            assert time.monotonic() < deadline, "the worker did not lower its priority"
+            time.sleep(0.1)
+        assert os.SCHED_OTHER in _policies(pid), "the worker's watcher runs at SCHED_IDLE"
     server.process.kill()
     server.process.wait()
     deadline = time.monotonic() + WAIT
