@@ -11,6 +11,8 @@ loop (SynchronousOnlyOperation). Create users and inspect data through `daphne_s
 / `.create_user()` / `.shell()` instead, which run in another process. That keeps
 DJANGO_ALLOW_ASYNC_UNSAFE unset everywhere.
 """
+import contextlib
+import itertools
 import os
 import shutil
 import tempfile
@@ -80,36 +82,72 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
-def site_servers():
-    """Factory: `site_servers(database_url=None, migrate_first=True, **env)` starts a Daphne
-    process and returns its SiteServer. Without a database_url it gets a fresh SQLite file of
-    its own. Several servers may share one database_url (pass migrate_first=False to all but
-    one). `env`: more environment variables (settings) for the process. All stop at session
-    end."""
-    tmp = Path(tempfile.mkdtemp(prefix="tessera-daphne-"))
+# Every server the tests start gets files of its own (SQLite, log) in one directory.
+SERVER_FILES = Path(tempfile.mkdtemp(prefix="tessera-daphne-"))
+_server_numbers = itertools.count()
+_servers_ending = []
+
+
+@contextlib.contextmanager
+def _servers():
+    """A factory of Daphne processes that stop when the block ends: told to (SIGTERM) without
+    waiting for them, so that a test does not wait for its servers' goodbyes; the session's
+    end reaps them all. An idle server still does its periodic work (heartbeats, sweeps,
+    keep-alives): kept until the session's end, a worker's dozens of them took CPU from the
+    tests that ran after."""
     started = []
 
     def start(database_url=None, migrate_first=True, **extra):
-        index = len(started)
-        url = database_url or f"sqlite:///{tmp / f'db{index}.sqlite3'}"
+        index = next(_server_numbers)
+        url = database_url or f"sqlite:///{SERVER_FILES / f'db{index}.sqlite3'}"
         env = server_env(url, **extra)
         if migrate_first:
             migrate(env)
-        server = SiteServer(env, free_port(), tmp / f"daphne{index}.log")
+        server = SiteServer(env, free_port(), SERVER_FILES / f"daphne{index}.log")
         started.append(server)
+        _servers_ending.append(server)
         return server.start()
 
     try:
         yield start
     finally:
         for server in started:
-            server.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+            if server.process and server.process.poll() is None:
+                server.process.terminate()
+
+
+def pytest_sessionfinish(session):
+    for server in _servers_ending:
+        server.stop()
+    shutil.rmtree(SERVER_FILES, ignore_errors=True)
+
+
+@pytest.fixture
+def site_servers():
+    """Factory: `site_servers(database_url=None, migrate_first=True, **env)` starts a Daphne
+    process and returns its SiteServer. Without a database_url it gets a fresh SQLite file of
+    its own. Several servers may share one database_url (pass migrate_first=False to all but
+    one). `env`: more environment variables (settings) for the process. They stop at the
+    test's end; `module_site_servers` and `shared_site_servers` are the same factory for
+    module- and session-scoped fixtures."""
+    with _servers() as start:
+        yield start
+
+
+@pytest.fixture(scope="module")
+def module_site_servers():
+    with _servers() as start:
+        yield start
 
 
 @pytest.fixture(scope="session")
-def daphne_server(site_servers):
+def shared_site_servers():
+    with _servers() as start:
+        yield start
+
+
+@pytest.fixture(scope="session")
+def daphne_server(shared_site_servers):
     """A Daphne process with a fresh, migrated SQLite database in a temporary directory.
 
     Always SQLite, even in the scale CI run where DATABASE_URL points at PostgreSQL: that URL
@@ -117,7 +155,7 @@ def daphne_server(site_servers):
     mix the two. PostgreSQL-backed servers are tests/scale's business (fixtures there).
     REDIS_URL, when set, is passed through, so in the scale run this server's channel layer
     is Redis."""
-    return site_servers()
+    return shared_site_servers()
 
 
 @pytest.fixture

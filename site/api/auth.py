@@ -34,6 +34,10 @@ class Caller:
     token: object = None
 
 
+# Where Django's request keeps the Authorization header (HttpBearer.header).
+BEARER_META = "HTTP_AUTHORIZATION"
+
+
 def unknown_token():
     return ApiError("bad_token", "This token is unknown or revoked.", 401)
 
@@ -70,8 +74,10 @@ class TokenAuth(HttpBearer):
         return counted(found)
 
     async def on_loop(self, request):
-        # As HttpBearer.__call__: no bearer header lets the next way in (the cookie) try.
-        scheme, _, secret = request.headers.get(self.header, "").partition(" ")
+        # As HttpBearer.__call__: no bearer header lets the next way in (the cookie) try. The
+        # header from META, where it already is: request.headers builds a dict of every header
+        # first, on the event loop, for each action.
+        scheme, _, secret = request.META.get(BEARER_META, "").partition(" ")
         if scheme.lower() != self.openapi_scheme:
             return None
         secret = secret.strip()

@@ -153,3 +153,15 @@ def fetch(sql, params):
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def written(queryset):
+    """(sql, params, steps) of a queryset of values_list(): its statement as the ORM writes it
+    and, per column, the ORM's converters (as converters() gives them), for a caller that keeps
+    them (lru_cache) and runs them with fetch() and converted()."""
+    compiler = queryset.query.get_compiler(queryset.db)
+    sql, params = compiler.as_sql()
+    found = compiler.get_converters([column for column, _, _ in compiler.select])
+    steps = tuple(tuple((converter, found[index][1]) for converter in found[index][0])
+                  if index in found else () for index in range(len(compiler.select)))
+    return sql, params, steps

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from play import positions, statements
 from play.lapses import lapses_at
-from play.models import Game
+from play.models import Game, game_url
 from play.presence import presence_of
 from play.signals import house_rules_of, occasion_of
 from ratings.display import badges
@@ -64,9 +64,9 @@ def clocks_of(game, now):
 
 def rematch_status(game):
     """The standing offer, if any, and the rematch that followed, if any."""
-    follow_up = game.follow_up()
+    follow_up = game.follow_up_id()
     return {"offered_by": game.rematch_offer,
-            "url": follow_up.get_absolute_url() if follow_up else None}
+            "url": None if follow_up is None else game_url(follow_up)}
 
 
 def premove_of(game, player):

@@ -10,9 +10,11 @@ creation time, ply).
 import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
@@ -21,6 +23,7 @@ from django.utils.safestring import mark_safe
 
 from boards import svg
 from bots.services import is_exhibition
+from live.sql import converted, converters, fetch
 from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
@@ -131,9 +134,27 @@ def read_lightly(ids):
     """Games `ids` (newest first) as their own columns only, with their values (the rows' keys
     are made of them) and their players' names: no players' or profiles' objects built, no
     watchers counted in the query."""
-    found = Game.objects.filter(pk__in=ids).order_by("-created_at", "-pk")
-    return [(Game.from_db(found.db, COLUMNS, values[:len(COLUMNS)]), values)
-            for values in found.values_list(*COLUMNS, *NAMES)]
+    if not ids:
+        return []
+    sql, steps = _lightly_statement(connection.vendor, len(ids))
+    found = []
+    for row in fetch(sql, list(ids)):
+        values = tuple(converted(row, steps))
+        found.append((Game.from_db(connection.alias, COLUMNS, values[:len(COLUMNS)]), values))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _lightly_statement(vendor, count):
+    """read_lightly()'s query for `count` games, written once per process (live.sql): Watch
+    asks it on every view for its rows' keys, and the ORM compiled it each time."""
+    query = (Game.objects.filter(pk__in=range(count)).order_by("-created_at", "-pk")
+             .values_list(*COLUMNS, *NAMES))
+    sql, _ = query.query.sql_with_params()
+    users = get_user_model()
+    fields = (*Game._meta.concrete_fields, users._meta.get_field("username"),
+              users._meta.get_field("username"))
+    return sql, converters(fields)
 
 
 def named(game, values):

@@ -29,12 +29,12 @@ def expect_ply(page, ply):
 
 
 @pytest.fixture(scope="module")
-def sliced_server(site_servers):
+def sliced_server(module_site_servers):
     """A server of its own whose pool analyses one position per slice: every slice a job
     that the one before queued (analysis.jobs), as on a long game. The pool is named: with
     REDIS_URL set (the scale run) the default would be a Redis queue, which only
     `manage.py jobs_worker` processes serve (tests/scale has those)."""
-    return site_servers(ANALYSIS_SLICE="0", JOBS_MODE="pool")
+    return module_site_servers(ANALYSIS_SLICE="0", JOBS_MODE="pool")
 
 
 def test_request_analysis_follow_a_mark_and_take_a_hint(sliced_server, new_page,

@@ -12,8 +12,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def quick_claims(site_servers):
-    return site_servers(PLAY_CLAIM_AFTER_SECONDS="3")
+def quick_claims(module_site_servers):
+    return module_site_servers(PLAY_CLAIM_AFTER_SECONDS="3")
 
 
 def test_the_win_is_claimed_when_the_opponent_has_left(quick_claims, new_page, screenshot_dir):

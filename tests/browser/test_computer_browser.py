@@ -25,8 +25,8 @@ WAIT_MS = 20_000  # as tests/conftest.py waits for any browser state
 
 
 @pytest.fixture(scope="module")
-def pool_server(site_servers):
-    return site_servers(JOBS_MODE="pool", JOBS_SWEEP="1")
+def pool_server(module_site_servers):
+    return module_site_servers(JOBS_MODE="pool", JOBS_SWEEP="1")
 
 
 def choose_on_home_page(page, server, game, screenshot_dir=None):

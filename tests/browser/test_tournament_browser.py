@@ -31,8 +31,8 @@ print(event.pk)
 
 
 @pytest.fixture(scope="module")
-def arena_server(site_servers):
-    return site_servers(TOURNAMENT_TICK="0.5")
+def arena_server(module_site_servers):
+    return module_site_servers(TOURNAMENT_TICK="0.5")
 
 
 def test_four_players_join_from_the_home_page_play_and_the_standings_move(

@@ -42,12 +42,12 @@ def scale_database_url():
 
 
 @pytest.fixture(scope="session")
-def scale_servers(site_servers, scale_database_url):
+def scale_servers(shared_site_servers, scale_database_url):
     """Two Daphne processes on one PostgreSQL database and one Redis channel layer (the
     servers' environment passes REDIS_URL through)."""
     servers = [
-        site_servers(scale_database_url),
-        site_servers(scale_database_url, migrate_first=False),
+        shared_site_servers(scale_database_url),
+        shared_site_servers(scale_database_url, migrate_first=False),
     ]
     yield servers
     # Stop them here, before their database is dropped.

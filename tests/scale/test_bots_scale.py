@@ -78,17 +78,7 @@ def test_a_game_against_the_computer_over_redis_with_a_spectator_on_the_other_se
         seen = list((await watcher.open())["actions"])
         end, actions = await play_to_the_end(first, path, session.cookie("sessionid"), name,
                                              spectator=False)
-        # One deadline for all the news the spectator lacks: its socket also hears presence
-        # and keep-alives every few seconds, so a wait per message would never end when an
-        # action was lost.
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + WAIT
-        while len(seen) < len(actions):
-            left = deadline - loop.time()
-            assert left > 0, f"the spectator heard {len(seen)} of {len(actions)} actions: {seen}"
-            message = await watcher.receive(left)
-            if message["type"] == "action" and message["ply"] == len(seen):
-                seen.append(message["action"])
+        await watcher.catch_up(seen, len(actions))
         await watcher.close()
         return end, actions, seen
 

@@ -28,11 +28,11 @@ DRAIN_S = 2  # READY_DRAIN_SECONDS: /readyz says 503 this long after SIGTERM
 
 
 @pytest.fixture(scope="module")
-def proxied_site(site_servers, scale_database_url, tmp_path_factory):
+def proxied_site(module_site_servers, scale_database_url, tmp_path_factory):
     """nginx on free ports in front of two Daphne processes on PostgreSQL and Redis."""
     env = dict(BEHIND_NGINX, READY_DRAIN_SECONDS=str(DRAIN_S))
-    servers = [site_servers(scale_database_url, **env),
-               site_servers(scale_database_url, migrate_first=False, **env)]
+    servers = [module_site_servers(scale_database_url, **env),
+               module_site_servers(scale_database_url, migrate_first=False, **env)]
     site = NginxSite(tmp_path_factory.mktemp("nginx"), servers).start()
     yield site
     site.stop()

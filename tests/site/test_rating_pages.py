@@ -52,6 +52,21 @@ def test_the_leaderboard_lists_established_people_best_first(client, django_user
     assert client.get("/leaderboard/chess/").status_code == 404
 
 
+def test_the_leaderboards_statement_written_once_follows_the_rules_as_they_stand(
+        client, django_user_model, monkeypatch):
+    # tops() keeps its statement per process; the listing rule's threshold is a parameter of
+    # it, so a statement kept from before a change of the rule must not be served after it.
+    make = django_user_model.objects.create_user
+    established(make("veteran"), rating=1800, games=30)
+    established(make("regular"), rating=1700, games=12)
+    first = leaderboard.tops(["hadron"])["hadron"]
+    assert [(p.user.username, p.rating) for p in first] == [("veteran", 1800),
+                                                           ("regular", 1700)]
+    assert [p.user.pk for p in first] == [p.user.pk for p in leaderboard.top("hadron")]
+    monkeypatch.setattr(leaderboard, "MIN_GAMES", 20)
+    assert [p.user.username for p in leaderboard.tops(["hadron"])["hadron"]] == ["veteran"]
+
+
 def test_the_leaderboards_take_one_query_per_game_however_many_are_listed(
         client, django_user_model, django_assert_max_num_queries):
     import games

@@ -80,10 +80,7 @@ async def play_to_the_end(server, path, cookie, name, spectator=True, seed=1):
                 # The action that ends the game carries the result (no separate `end`).
                 end = message.get("result") or end
         if watcher:
-            while len(seen) < len(actions):
-                message = await next_of(watcher, "action")
-                if message["ply"] == len(seen):
-                    seen.append(message["action"])
+            await watcher.catch_up(seen, len(actions))
             assert seen == actions
         return end, actions
     finally:

@@ -99,6 +99,33 @@ class LiveSocket(MessageReader):
         return (message["type"] == "action" and self.snapshot_ply is not None
                 and message["ply"] < self.snapshot_ply)
 
+    async def catch_up(self, actions, count, timeout=WAIT):
+        """Keep `actions` (the game's actions as this tab knows them) until it holds `count`,
+        as a page does (docs/protocol.md): the action of the next ply is added, one already
+        held is passed over, and a gap is filled by asking for a snapshot. News of one game
+        comes from several processes (a server, a jobs worker) and may arrive out of order:
+        a computer's move published late by its worker came after the person's answer to it.
+        One deadline for the whole wait: presence and keep-alives come every few seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        asked = False
+        while len(actions) < count:
+            try:
+                message = await self.receive(max(0, deadline - loop.time()))
+            except TimeoutError:
+                raise AssertionError(f"{self.name} heard {len(actions)} of {count} actions: "
+                                     f"{actions}") from None
+            behind = message.get("ply") is not None and message["ply"] > len(actions)
+            if message["type"] == "action" and message["ply"] == len(actions):
+                actions.append(message["action"])
+            elif message["type"] == "snapshot":
+                actions[:] = message["game"]["actions"]
+                asked = False
+            elif message["type"] in ("action", "sync") and behind and not asked:
+                await self.send(type="snapshot")
+                asked = True
+        return actions
+
     async def send(self, **message):
         await self.ws.send(json.dumps(message))
 

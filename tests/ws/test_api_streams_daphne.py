@@ -15,9 +15,9 @@ CHALLENGE = {"game": "hadron", "hadron_size": 5, "time_kind": "untimed", "side":
 
 
 @pytest.fixture(scope="module")
-def server(site_servers):
+def server(module_site_servers):
     # A keep-alive a second: a revocation is heard within one.
-    return site_servers(API_STREAM_KEEPALIVE="1")
+    return module_site_servers(API_STREAM_KEEPALIVE="1")
 
 
 def make_tokens(server, person, bot):

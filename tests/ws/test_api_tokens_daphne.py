@@ -24,9 +24,9 @@ CHALLENGE = {"game": "hadron", "hadron_size": 5, "time_kind": "untimed", "side":
 
 
 @pytest.fixture(scope="module")
-def server(site_servers):
+def server(module_site_servers):
     # A keep-alive a minute: what ends a stream within seconds is the revocation's news.
-    return site_servers(API_STREAM_KEEPALIVE="60")
+    return module_site_servers(API_STREAM_KEEPALIVE="60")
 
 
 async def token_socket(server, path, secret):

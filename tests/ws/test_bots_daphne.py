@@ -25,9 +25,9 @@ PASSWORD = "bots-daphne-pass-7310"
 
 
 @pytest.fixture(scope="module")
-def pool_server(site_servers):
+def pool_server(module_site_servers):
     # The pool whatever the run's REDIS_URL: with it, jobs would wait for a jobs_worker.
-    return site_servers(JOBS_MODE="pool", JOBS_SWEEP="1")
+    return module_site_servers(JOBS_MODE="pool", JOBS_SWEEP="1")
 
 
 @pytest.mark.parametrize("game", sorted(SMALLEST))

@@ -27,9 +27,9 @@ def example_bot():
 
 
 @pytest.fixture(scope="module")
-def server(site_servers):
+def server(module_site_servers):
     # The token's default rate (120 requests a minute): the bot keeps within it.
-    return site_servers()
+    return module_site_servers()
 
 
 def test_the_example_bot_accepts_a_challenge_and_plays_it_to_the_end(server):

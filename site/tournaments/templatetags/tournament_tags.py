@@ -1,8 +1,12 @@
 """`{% tournaments_now %}`: the running events and the next one to start, on any page (home);
 `{% player_events player %}`: a player's events on their profile."""
+from functools import lru_cache
+
 from django import template
+from django.db import connection
 from django.utils.timesince import timeuntil
 
+from live.sql import converted, converters, fetch
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -11,10 +15,24 @@ RUNNING_SHOWN = 4
 
 def now():
     """(running events, the next to start or None): what `{% tournaments_now %}` shows."""
-    running = list(Tournament.objects.filter(status=Tournament.RUNNING)
-                   .order_by("-official", "starts_at")[:RUNNING_SHOWN])
-    upcoming = Tournament.objects.filter(status=Tournament.UPCOMING).order_by("starts_at").first()
-    return running, upcoming
+    (running, upcoming), names, steps = _now_statements(connection.vendor)
+    found = [[Tournament.from_db(connection.alias, names, converted(row, steps))
+              for row in fetch(*statement)] for statement in (running, upcoming)]
+    return found[0], (found[1] or [None])[0]
+
+
+@lru_cache(maxsize=None)
+def _now_statements(vendor):
+    """now()'s two queries, written once per process (live.sql): every home page asks them
+    for its key, and the ORM's compiling of them cost more than running them."""
+    fields = tuple(Tournament._meta.concrete_fields)
+    names = [field.attname for field in fields]
+    running = (Tournament.objects.filter(status=Tournament.RUNNING)
+               .order_by("-official", "starts_at").values_list(*names)[:RUNNING_SHOWN])
+    upcoming = (Tournament.objects.filter(status=Tournament.UPCOMING).order_by("starts_at")
+                .values_list(*names)[:1])
+    return ([query.query.sql_with_params() for query in (running, upcoming)], names,
+            converters(fields))
 
 
 def shown(events, moment=None):
