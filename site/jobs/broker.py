@@ -318,11 +318,17 @@ def waiting():
 
 _loops = threading.local()
 
+# The running Worker's thinkers (None: the job's function runs on the worker thread itself).
+_thinking = {"thinkers": None}
+
 
 def run_job(kind_name, payload):
-    """The actor: a job and its `then`, in a worker thread of a jobs_worker. Never raises: a
-    failed job is logged and acked, as the pool does (no retry: a computer's move asked
-    again is the next turn's, an analysis is asked again by the person)."""
+    """The actor: a job and its `then`, in a worker thread of a jobs_worker. The job's function
+    runs on a thinker (Worker: at the lowest CPU priority) while this thread waits; its `then`
+    (the commit) and the delivery of its news run here, at the process's normal priority, so
+    that on a busy host a computer's move reaches the players as soon as it is found. Never
+    raises: a failed job is logged and acked, as the pool does (no retry: a computer's move
+    asked again is the next turn's, an analysis is asked again by the person)."""
     from django.db import close_old_connections
 
     from live.outbox import Outbox
@@ -336,7 +342,11 @@ def run_job(kind_name, payload):
     # each job, as around a request (else they pile up: PostgreSQL's "too many clients").
     close_old_connections()
     try:
-        result = jobs.perform(kind_name, payload)
+        thinkers = _thinking["thinkers"]
+        if thinkers is None:
+            result = jobs.perform(kind_name, payload)
+        else:
+            result = thinkers.submit(think, kind_name, payload).result()
         with Outbox() as outbox:
             jobs.conclude(kind_name, payload, result)
         loop.run_until_complete(outbox.deliver())
@@ -346,21 +356,56 @@ def run_job(kind_name, payload):
         close_old_connections()
 
 
+def think(kind_name, payload):
+    """A job's function, on a thinker thread (its own database connections, kept as a worker
+    thread keeps its own)."""
+    from django.db import close_old_connections
+
+    close_old_connections()
+    try:
+        return jobs.perform(kind_name, payload)
+    finally:
+        close_old_connections()
+
+
 class Worker:
     """One `jobs_worker` process: a Dramatiq worker on this process's broker, `threads` jobs at
     a time (one by default: the jobs are CPU-bound and the process is one CPU's worth), and
-    no message fetched ahead of a free thread (an idle worker elsewhere takes it)."""
+    no message fetched ahead of a free thread (an idle worker elsewhere takes it).
 
-    def __init__(self, threads=1):
+    The thinking, and only it, at the lowest CPU priority (`lowered`, jobs.worker.lower_priority:
+    SCHED_IDLE and JOBS_CPUS): a thinker thread per worker thread, which lowered itself when it
+    started, runs the job's function; the worker thread that handed it over waits, then
+    commits and publishes the result (run_job) at normal priority, as do Dramatiq's consumer
+    (fetch, heartbeat, ack) and the main thread. Linux keeps a scheduling policy per thread,
+    new threads inherit their creator's, and an unprivileged thread cannot leave SCHED_IDLE:
+    a process lowered whole committed a found move only when its CPU was idle. A job is still
+    one message, acked after its `then` by the worker thread: a worker killed mid-think or
+    mid-commit has its message redelivered as before."""
+
+    def __init__(self, threads=1, lowered=False):
         self.threads = threads
+        self.lowered = lowered
         self.stopping = threading.Event()
 
     def stop(self, *args):
         self.stopping.set()
 
     def run(self):
+        from concurrent.futures import ThreadPoolExecutor
+
+        from jobs import worker as lowering
+
         jobs.discover()
         found = broker()
+        thinkers = ThreadPoolExecutor(
+            max_workers=self.threads, thread_name_prefix="thinker",
+            initializer=lowering.lower_priority if self.lowered else None)
+        before, _thinking["thinkers"] = _thinking["thinkers"], thinkers
+        for _ in range(self.threads):
+            # Started with the worker, not on the first job (not waited for: at the lowest
+            # priority on a busy host a thinker may take a while to run even a no-op).
+            thinkers.submit(int)
         worker = dramatiq.Worker(found, queues={QUEUE}, worker_threads=self.threads,
                                  worker_timeout=1000)
         worker.queue_prefetch = self.threads
@@ -370,3 +415,5 @@ class Worker:
         finally:
             # The job in hand is finished first; a message fetched and not started goes back.
             worker.stop()
+            _thinking["thinkers"] = before
+            thinkers.shutdown()

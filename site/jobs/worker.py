@@ -10,10 +10,12 @@ logger = logging.getLogger(__name__)
 
 
 def lower_priority():
-    """SCHED_IDLE where Linux offers it (the process runs only on CPU time nobody else wants),
-    else the highest niceness; and the CPUs of JOBS_CPUS (alias BOT_CPUS; e.g. "1" or "2,3"),
-    if set, so that an operator can keep the thinking off the servers' cores. Read from the
-    environment: a pool worker lowers itself before Django is set up."""
+    """SCHED_IDLE where Linux offers it (the calling thread runs only on CPU time nobody else
+    wants), else the highest niceness; and the CPUs of JOBS_CPUS (alias BOT_CPUS; e.g. "1" or
+    "2,3"), if set, so that an operator can keep the thinking off the servers' cores. Linux
+    sets all three per thread, and threads started later inherit them: a pool worker lowers
+    its main thread, which thinks, before Django is set up (read from the environment); a
+    jobs_worker only its thinker threads (jobs.broker.Worker)."""
     cpus = (os.environ.get("JOBS_CPUS", "").strip() or os.environ.get("BOT_CPUS", "").strip())
     if cpus:
         try:

@@ -104,6 +104,17 @@ def open_page(page, server, path):
     return plant_marker(page)
 
 
+def account_choice_saved(page):
+    """`with account_choice_saved(page) as saved: page.click(...)`: waits for the POST that keeps
+    a logged-in player's board choice on the account (static/js/prefs.js sends it in the
+    background); `saved.value` is its response. A reload before that answer may show the old
+    choice: the request aborted, or the page read before the choice was written (seen under
+    two test workers)."""
+    return page.expect_response(
+        lambda response: response.request.method == "POST"
+        and response.url.endswith("/accounts/settings/board/"))
+
+
 def wait_ply(page, ply):
     """Wait until the page shows the position after `ply` actions."""
     expect(page.locator("#game-page")).to_have_attribute("data-ply", str(ply))

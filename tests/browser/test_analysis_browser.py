@@ -19,7 +19,8 @@ from games.mcts import immediate_wins
 from tests.blundered import STORE_GAME, blundered_game
 from tests.browser.helpers import PHONE, click_cell, log_in, new_players, shoot, shoot_both
 
-pytestmark = pytest.mark.browser
+# Waits for the server's jobs (pyproject.toml, marker "thinks"): run one at a time.
+pytestmark = [pytest.mark.browser, pytest.mark.thinks]
 
 
 def expect_ply(page, ply):

@@ -19,7 +19,8 @@ from tests.browser.test_tripen_browser import aim, ghost
 from tests.ws.bot_client import SMALLEST
 from tests.ws.live_client import snapshot_json
 
-pytestmark = pytest.mark.browser
+# Waits for the server's jobs (pyproject.toml, marker "thinks"): run one at a time.
+pytestmark = [pytest.mark.browser, pytest.mark.thinks]
 
 WAIT_MS = 20_000  # as tests/conftest.py waits for any browser state
 

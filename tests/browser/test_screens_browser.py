@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 import games
 from tests.browser import helpers
 from tests.browser.helpers import (
-    DESKTOP, PASSWORD, PHONE, click_cell, expect_banner, expect_notice, log_in, new_players,
-    open_game, open_lobby, play_on_server, shoot, start_game, wait_ply,
+    DESKTOP, PASSWORD, PHONE, account_choice_saved, click_cell, expect_banner, expect_notice,
+    log_in, new_players, open_game, open_lobby, play_on_server, shoot, start_game, wait_ply,
 )
 
 pytestmark = pytest.mark.browser
@@ -276,7 +276,9 @@ def test_item09_hints_show_on_a_touch_screen_and_can_be_hidden(daphne_server, ne
     expect(dots.first).to_have_css("opacity", "0.5")
     expect(alice.locator('#board [data-cell="b3"] .dot')).to_have_css("opacity", "0")
     shoot_both(alice, screenshot_dir, "09-hints-phone")
-    alice.locator("#pref-hints").uncheck()
+    with account_choice_saved(alice) as saved:
+        alice.locator("#pref-hints").uncheck()
+    assert saved.value.ok
     expect(dots.first).to_have_css("opacity", "0")
     alice.reload()
     expect(alice.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))
@@ -456,7 +458,9 @@ def test_item14_sounds_mute_confirm_and_flip(daphne_server, new_page, screenshot
     wait_ply(bob, 1)
     bob.wait_for_function("window.__sounds.includes('move')")
     # Muted: remembered across a reload; no sound is played.
-    bob.click("#sound")
+    with account_choice_saved(bob) as saved:
+        bob.click("#sound")
+    assert saved.value.ok
     expect(bob.locator("#sound")).to_have_attribute("aria-pressed", "false")
     bob.reload()
     expect(bob.locator("#connection")).to_have_class(re.compile(r"\bopen\b"))

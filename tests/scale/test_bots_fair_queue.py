@@ -144,3 +144,63 @@ def test_a_jobs_worker_runs_the_job_and_its_then_and_counts_its_wait(redis_queue
     assert not thread.is_alive()
     assert redis_queue.client.hlen(queue.keys().messages) == 0
     assert observed()[1] == before[1] + 1
+
+
+# A job kind of a `manage.py jobs_worker` started by the test below: its function and its
+# `then` note the scheduling policy of the thread that runs them, `then` into a file.
+PROBE = """
+import json, os, threading, django
+django.setup()
+from django.core.management import call_command
+from jobs import runner as jobs
+
+def policy():
+    return os.sched_getscheduler(threading.get_native_id())
+
+def noted(payload, result):
+    with open(os.environ["PROBE_OUT"] + ".part", "w") as out:
+        json.dump({"think": result, "then": policy()}, out)
+    os.rename(os.environ["PROBE_OUT"] + ".part", os.environ["PROBE_OUT"])
+
+jobs.job("test_priority_probe", then=noted)(lambda payload: policy())
+call_command("jobs_worker", verbosity=0)
+"""
+
+
+@jobs.job("test_priority_probe")
+def probe(payload):
+    return None  # sent from here; the worker's own kind runs (PROBE)
+
+
+def test_a_jobs_worker_thinks_at_idle_priority_and_commits_at_normal_priority(redis_queue,
+                                                                              tmp_path):
+    """`manage.py jobs_worker` runs a job's function at SCHED_IDLE and its `then` (the commit
+    and the news of a computer's move) at the normal policy: a process lowered whole stored
+    and sent a found move only when the CPU was otherwise idle."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from siteservers import ROOT, die_with_parent
+
+    out = tmp_path / "policies.json"
+    env = {**os.environ, "PROBE_OUT": str(out), "JOBS_LEASE": "10",
+           "DJANGO_SETTINGS_MODULE": "tessera.settings"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "site"), env.get("PYTHONPATH")]))
+    worker = subprocess.Popen([sys.executable, "-c", PROBE], cwd=ROOT, env=env,
+                              stdout=open(tmp_path / "worker.log", "ab"),
+                              stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+    try:
+        queue.enqueue(jobs.kind_of("test_priority_probe"), {"n": 1})
+        deadline = time.monotonic() + 120  # a bound on a busy machine, not a measure
+        while not out.exists():
+            assert worker.poll() is None, (tmp_path / "worker.log").read_text()
+            assert time.monotonic() < deadline, "the worker never concluded the job"
+            time.sleep(0.1)
+        noted = json.loads(out.read_text())
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+    assert noted == {"think": os.SCHED_IDLE, "then": os.SCHED_OTHER}
