@@ -155,13 +155,25 @@ def fetch(sql, params):
         return cursor.fetchall()
 
 
-def written(queryset):
+def written(queryset, placeholders=None):
     """(sql, params, steps) of a queryset of values_list(): its statement as the ORM writes it
     and, per column, the ORM's converters (as converters() gives them), for a caller that keeps
-    them (lru_cache) and runs them with fetch() and converted()."""
+    it (lru_cache, keyed by the vendor and whatever the queryset was built from) and runs it
+    with read(). `placeholders`: the values the queryset was built with that the caller puts
+    its own in place of at each run (a game's id written as 0, ids as range(count)); they are
+    checked to be the statement's parameters, in order, so a value cannot go in a wrong place."""
     compiler = queryset.query.get_compiler(queryset.db)
     sql, params = compiler.as_sql()
+    if placeholders is not None:
+        assert list(params) == list(placeholders), params
     found = compiler.get_converters([column for column, _, _ in compiler.select])
     steps = tuple(tuple((converter, found[index][1]) for converter in found[index][0])
                   if index in found else () for index in range(len(compiler.select)))
-    return sql, params, steps
+    return sql, tuple(params), steps
+
+
+def read(statement, params=None):
+    """The rows of a written() statement, run with its own parameters or, in place of its
+    placeholders, with `params`; their values as the ORM gives them."""
+    sql, own, steps = statement
+    return [converted(row, steps) for row in fetch(sql, own if params is None else params)]

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 import games
 from accounts.models import is_computer
-from live.sql import fetch
+from live.sql import read, written
 from play import lapses, positions
 from play.clock import TimeControl, expiry, remaining_now, restart_grace, server_gap
 from play.labels import options_text
@@ -250,14 +250,14 @@ class Game(models.Model):
     def follow_up(self):
         """The rematch agreed after this game, if any (none while it goes on: spare live games
         the query)."""
-        return None if self.is_active else self.rematches.order_by("pk").first()
+        return None if self.is_active else _follow_ups(self.pk).first()
 
     def follow_up_id(self):
         """The id of follow_up(), read alone: every view of a finished game's page asks, and
         the whole row of forty columns cost it about a millisecond more."""
         if self.is_active:
             return None
-        for (found,) in fetch(_follow_up_statement(connection.vendor), [self.pk]):
+        for (found,) in read(_follow_up_statement(connection.vendor), [self.pk]):
             return found
         return None
 
@@ -528,8 +528,11 @@ class Note(models.Model):
 
 @lru_cache(maxsize=None)
 def _follow_up_statement(vendor):
-    """Game.follow_up_id()'s query, written once per process (live.sql)."""
-    query = Game.objects.filter(rematch_of_id=0).order_by("pk").values_list("pk")[:1]
-    sql, params = query.query.sql_with_params()
-    assert list(params) == [0], params  # the game's id is the statement's one parameter
-    return sql
+    """Game.follow_up_id()'s query, written once per process (live.sql): follow_up()'s, of
+    the id alone."""
+    return written(_follow_ups(0).values_list("pk")[:1], [0])
+
+
+def _follow_ups(game_id):
+    """The games started as rematches of game `game_id`, the first agreed first."""
+    return Game.objects.filter(rematch_of_id=game_id).order_by("pk")

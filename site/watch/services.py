@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 
 from boards import svg
 from bots.services import is_exhibition
-from live.sql import converted, converters, fetch
+from live.sql import read, written
 from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
@@ -136,10 +136,9 @@ def read_lightly(ids):
     watchers counted in the query."""
     if not ids:
         return []
-    sql, steps = _lightly_statement(connection.vendor, len(ids))
     found = []
-    for row in fetch(sql, list(ids)):
-        values = tuple(converted(row, steps))
+    for values in read(_lightly_statement(connection.vendor, len(ids)), list(ids)):
+        values = tuple(values)
         found.append((Game.from_db(connection.alias, COLUMNS, values[:len(COLUMNS)]), values))
     return found
 
@@ -148,13 +147,8 @@ def read_lightly(ids):
 def _lightly_statement(vendor, count):
     """read_lightly()'s query for `count` games, written once per process (live.sql): Watch
     asks it on every view for its rows' keys, and the ORM compiled it each time."""
-    query = (Game.objects.filter(pk__in=range(count)).order_by("-created_at", "-pk")
-             .values_list(*COLUMNS, *NAMES))
-    sql, _ = query.query.sql_with_params()
-    users = get_user_model()
-    fields = (*Game._meta.concrete_fields, users._meta.get_field("username"),
-              users._meta.get_field("username"))
-    return sql, converters(fields)
+    return written(Game.objects.filter(pk__in=range(count)).order_by("-created_at", "-pk")
+                   .values_list(*COLUMNS, *NAMES), range(count))
 
 
 def named(game, values):
