@@ -27,7 +27,7 @@ from analysis.models import Analysis, BoardHint, Hint, Job, board_hint_key, hint
 from archive import positions
 from explorer import tree
 from jobs.runner import submit
-from live.sql import read, written
+from live.sql import columns, instances, written
 from play.models import Game
 
 # The rate limits per person: (requests, window).
@@ -112,9 +112,8 @@ def do_requeue(job, user, now):
 # -- the analysis of a game --------------------------------------------------------------------
 
 def analysis_of(game):
-    for row in read(_analysis_statement(connection.vendor), [game.pk]):
-        return Analysis.from_db(connection.alias, ANALYSIS_COLUMNS, row)
-    return None
+    return next(iter(instances(Analysis, _analysis_statement(connection.vendor), [game.pk])),
+                None)
 
 
 @lru_cache(maxsize=None)
@@ -122,10 +121,7 @@ def _analysis_statement(vendor):
     """analysis_of()'s query, written once per process (live.sql): every view of a finished
     game's page asks it for the page's key, and the ORM compiled it each time."""
     return written(Analysis.objects.filter(game_id=0).order_by("pk")
-                   .values_list(*ANALYSIS_COLUMNS)[:1], [0])
-
-
-ANALYSIS_COLUMNS = [field.attname for field in Analysis._meta.concrete_fields]
+                   .values_list(*columns(Analysis))[:1], [0])
 
 
 def check_request_analysis(game_id, user, now):

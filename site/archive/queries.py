@@ -16,14 +16,17 @@ stamp).
 import hashlib
 
 from datetime import datetime, time, timedelta
+from functools import lru_cache
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
 from archive.forms import VARIANT_GAME
 from bots.services import archive_filter as exhibition_condition
+from live.sql import columns, instances, read, written
 from play.models import Game
 from ratings.display import keep, prefetch
 from ratings.models import RatingChange
@@ -88,9 +91,17 @@ def result_condition(result, player):
 def stamp():
     """The finished game saved last (id and time), read off the (status, updated_at) index:
     any change to the finished games but a deletion changes it."""
-    newest = (Game.objects.filter(status=Game.FINISHED).order_by("-updated_at")
-              .values_list("pk", "updated_at").first())
-    return newest and (newest[0], newest[1].isoformat())
+    for pk, updated_at in read(_stamp_statement(connection.vendor)):
+        return pk, updated_at.isoformat()
+    return None
+
+
+@lru_cache(maxsize=None)
+def _stamp_statement(vendor):
+    """stamp()'s query, written once per process (live.sql): every view of the Archive asks
+    it for its count's key."""
+    return written(Game.objects.filter(status=Game.FINISHED).order_by("-updated_at")
+                   .values_list("pk", "updated_at")[:1])
 
 
 def search_key(filters):
@@ -161,6 +172,16 @@ def changes_of(wanted):
     plain query (prefetch_related would build a queryset per game): archive.listing.seats
     reads them as page_changes."""
     found = {pk: [] for pk in wanted}
-    for change in RatingChange.objects.filter(played_id__in=wanted):
-        found[change.played_id].append(change)
+    if wanted:
+        statement = _changes_statement(connection.vendor, len(wanted))
+        for change in instances(RatingChange, statement, list(wanted)):
+            found[change.played_id].append(change)
     return found
+
+
+@lru_cache(maxsize=256)
+def _changes_statement(vendor, count):
+    """changes_of()'s query for `count` games, written once per process (live.sql): the
+    Archive asks it on every view for its rows' keys."""
+    return written(RatingChange.objects.filter(played_id__in=range(count))
+                   .values_list(*columns(RatingChange)), range(count))

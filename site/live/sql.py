@@ -11,6 +11,7 @@ would have given. Everything else keeps using the ORM.
 from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Count, Value
 
 
 def quote(name):
@@ -177,3 +178,24 @@ def read(statement, params=None):
     placeholders, with `params`; their values as the ORM gives them."""
     sql, own, steps = statement
     return [converted(row, steps) for row in fetch(sql, own if params is None else params)]
+
+
+def counting(queryset):
+    """`queryset.count()` as a values_list() queryset of one row, for written(): the aggregate
+    grouped by a constant, which groups by nothing (the plain COUNT(*) that count() runs)."""
+    return (queryset.order_by().annotate(counted_by=Value(1)).values("counted_by")
+            .annotate(counted=Count("*")).values_list("counted"))
+
+
+@lru_cache(maxsize=None)
+def columns(model):
+    """The attnames of `model`'s concrete fields: a written() queryset's values_list() of whole
+    rows, which instances() builds back into objects."""
+    return tuple(field.attname for field in model._meta.concrete_fields)
+
+
+def instances(model, statement, params=None):
+    """read() of a statement of values_list(*columns(model)), as the model's objects, built as
+    the ORM builds them."""
+    names, alias = columns(model), connection.alias
+    return [model.from_db(alias, names, row) for row in read(statement, params)]

@@ -6,7 +6,7 @@ from django import template
 from django.db import connection
 from django.utils.timesince import timeuntil
 
-from live.sql import read, written
+from live.sql import columns, instances, written
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -15,8 +15,7 @@ RUNNING_SHOWN = 4
 
 def now():
     """(running events, the next to start or None): what `{% tournaments_now %}` shows."""
-    found = [[Tournament.from_db(connection.alias, COLUMNS, row) for row in read(statement)]
-             for statement in _now_statements(connection.vendor)]
+    found = [instances(Tournament, statement) for statement in _now_statements(connection.vendor)]
     return found[0], (found[1] or [None])[0]
 
 
@@ -25,13 +24,10 @@ def _now_statements(vendor):
     """now()'s two queries, written once per process (live.sql): every home page asks them
     for its key, and the ORM's compiling of them cost more than running them."""
     running = (Tournament.objects.filter(status=Tournament.RUNNING)
-               .order_by("-official", "starts_at").values_list(*COLUMNS)[:RUNNING_SHOWN])
+               .order_by("-official", "starts_at").values_list(*columns(Tournament))[:RUNNING_SHOWN])
     upcoming = (Tournament.objects.filter(status=Tournament.UPCOMING).order_by("starts_at")
-                .values_list(*COLUMNS)[:1])
+                .values_list(*columns(Tournament))[:1])
     return written(running), written(upcoming)
-
-
-COLUMNS = [field.attname for field in Tournament._meta.concrete_fields]
 
 
 def shown(events, moment=None):
