@@ -23,6 +23,7 @@ other, as bench/live_load.py; it prints figures, it is not a test.
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import sys
@@ -116,6 +117,7 @@ async def storm(target, slots, storm_rooms, args, sample_servers):
     cut_at = time.perf_counter()
     window.start, window.end = cut_at, cut_at + args.duration
     cpu_before, _ = sample_servers()
+    load_before = time.process_time()
     for socket, _ in storm_sockets:
         await socket.cut()
     back_gate = asyncio.Semaphore(args.at_once)
@@ -124,6 +126,7 @@ async def storm(target, slots, storm_rooms, args, sample_servers):
     all_back = time.perf_counter() - cut_at
     await asyncio.sleep(max(0.0, window.end - time.perf_counter()))
     cpu_after, rss = sample_servers()
+    load_cpu = time.process_time() - load_before
 
     await asyncio.wait(tasks, timeout=loadgen.BROADCAST_TIMEOUT + 5)
     for task in tasks:
@@ -140,6 +143,10 @@ async def storm(target, slots, storm_rooms, args, sample_servers):
         "stuck": stats.stuck,
         "errors": dict(stats.errors),
         "server_cpu_s": cpu_after - cpu_before,
+        # The load generator's own CPU over the window: near the window's length, its one core
+        # was full and the latencies it reports include its own wait.
+        "load_cpu_s": load_cpu,
+        "cut_at": cut_at,
         "rss_mb": rss / 2 ** 20,
     }
 
@@ -160,14 +167,44 @@ def measure(bench, backend, kind, args):
     made = json.loads(result_path.read_text())
     slots = [loadgen.Slot(rooms=s["games"], moves=[bench.next_moves() for _ in s["games"]],
                           sessions=tuple(s["sessions"])) for s in made["slots"]]
-    servers = bench.start_servers(backend, kind, label)
+    trace = args.trace / f"{label}.jsonl" if args.trace else None
+    if trace:
+        os.environ["LIVE_TRACE"] = str(trace)   # the servers' environment (live.tracing)
+    try:
+        servers = bench.start_servers(backend, kind, label)
+    finally:
+        os.environ.pop("LIVE_TRACE", None)
     try:
         target = loadgen.Target("tessera", [s.url for s in servers])
-        return asyncio.run(storm(target, slots, made["spectator_games"], args,
-                                 live_load.sampler(servers)))
+        figures = asyncio.run(storm(target, slots, made["spectator_games"], args,
+                                    live_load.sampler(servers)))
     finally:
         for server in servers:
             server.stop()
+    if trace:
+        figures["waits"] = waits(trace, figures["cut_at"], args.duration)
+    return figures
+
+
+STEPS = ("received", "laned", "started", "ended", "back", "sent")
+
+
+def waits(trace, cut_at, duration):
+    """From the server's stamps (live.tracing) of the moves received within the window: each
+    step's time from the one before, ms percentiles; None where the server wrote none (a tree
+    without live.tracing)."""
+    if not trace.exists():
+        return None
+    spans = {later: [] for later in STEPS[1:]}
+    for line in trace.read_text().splitlines():
+        record = json.loads(line)
+        if record.get("kind") != "play" or not cut_at <= record["received"] < cut_at + duration:
+            continue
+        if not all(step in record for step in STEPS):
+            continue
+        for earlier, later in zip(STEPS, STEPS[1:]):
+            spans[later].append(record[later] - record[earlier])
+    return {step: loadgen.percentiles(values) for step, values in spans.items()}
 
 
 def text(figures):
@@ -187,6 +224,8 @@ def main(argv=None):
     parser.add_argument("--base", type=Path, default=None, help="another checkout measured first")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     parser.add_argument("--keep", action="store_true", help="keep the servers' logs and say where")
+    parser.add_argument("--trace", type=Path, help="have the servers stamp each move's steps "
+                        "(live.tracing) into this folder, and print where the storm's moves waited")
     args = parser.parse_args(argv)
     fitting = raise_file_limit(args.sockets + 4 * args.games)
     if fitting < args.sockets + 4 * args.games:
@@ -214,13 +253,22 @@ def main(argv=None):
         print("\nBack: from the cut to each socket's first snapshot, ms (p50/p90/p99/max). "
               "Moves: the moving games' latency from the cut on, ms (p50/p90/p99/max).")
         print(f"{'backend':7} {'server':7} {'sockets':>7} {'back p50/p90/p99/max ms':>25} {'not back':>8} "
-              f"{'all back s':>10}  {'opponent':>22} {'spectators':>22} {'mv/s':>6} {'cpu s':>6} errors")
+              f"{'all back s':>10}  {'opponent':>22} {'spectators':>22} {'mv/s':>6} {'cpu s':>6} {'load s':>6} errors")
         for r in results:
             f = r["figures"]
             print(f"{r['backend']:7} {r['server']:7} {f['sockets']:7} {text(f['back']):>25} "
                   f"{f['not_back']:8} {f['all_back_s']:10.2f}  {text(f['moves']['opponent']):>22} "
                   f"{text(f['moves']['spectator']):>22} {f['carried']:6.1f} {f['server_cpu_s']:6.1f} "
-                  f"{sum(f['errors'].values())} {f['errors'] or ''}{' stuck ' + str(f['stuck']) if f['stuck'] else ''}")
+                  f"{f['load_cpu_s']:6.1f} {sum(f['errors'].values())} {f['errors'] or ''}{' stuck ' + str(f['stuck']) if f['stuck'] else ''}")
+        if any(r["figures"].get("waits") for r in results):
+            print("\nWhere the moves received in the window waited, server side, ms from the step "
+                  "before (p50/p90/p99/max): laned = the game's lane, started = the writers' "
+                  "queue, ended = the job, back = the loop taking it up, sent = its news out")
+            for r in results:
+                spans = r["figures"].get("waits")
+                if spans:
+                    print(f"{r['server']:7} " + "  ".join(
+                        f"{step} {text(spans[step])}" for step in STEPS[1:]))
         if args.json:
             args.json.write_text(json.dumps(results, indent=1))
         return results

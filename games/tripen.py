@@ -54,6 +54,13 @@ def _pair(dq: int, dr: int, pose_a: int, pose_b: int) -> tuple[bool, bool]:
     return overlap, not overlap and geo.shared_segment_length(a, b) > 0
 
 
+@lru_cache(maxsize=None)
+def _contacts_at(dq: int, dr: int, pose: int) -> tuple[tuple[int, bool, bool], ...]:
+    """(other pose, overlap, join) for each pose of a token in the cell (dq, dr) away from a
+    token of `pose`: the six _pair answers of one neighbour, looked up once per board size."""
+    return tuple((other, *_pair(dq, dr, pose, other)) for other in geo.POSES)
+
+
 class TripenBoard:
     """Everything static about one board size, built once and shared by every state.
 
@@ -107,13 +114,12 @@ class TripenBoard:
             for pose in geo.POSES:
                 overlap, join = [], []
                 for other, dq, dr in hood:
-                    for other_pose in geo.POSES:
-                        o, j = _pair(dq, dr, pose, other_pose)
-                        node = 6 * other + other_pose
+                    base = 6 * other
+                    for other_pose, o, j in _contacts_at(dq, dr, pose):
                         if o:
-                            overlap.append(node)
+                            overlap.append(base + other_pose)
                         elif j:
-                            join.append(node)
+                            join.append(base + other_pose)
                 blocks.append(tuple(overlap))
                 joins.append(tuple(join))
         return blocks, joins
@@ -136,6 +142,9 @@ class TripenBoard:
         out = []
         for q, r in self.cells:
             segments = geo.cell_border_segments(self.n, q, r)
+            if not segments:    # an inner cell: none of its tokens can reach a border
+                out.extend(() for _ in geo.POSES)
+                continue
             for pose in geo.POSES:
                 polygon = self.polygons[6 * (r * self.n + q) + pose]
                 out.append(tuple(b for b in geo.BORDERS if geo.touches_border(

@@ -13,6 +13,7 @@ Pure functions over plain tuples: no board state, no game rules.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import NamedTuple
 
 SQRT3 = math.sqrt(3)
@@ -49,8 +50,10 @@ def cell_centre(q: int, r: int) -> Point:
     return (SQRT3 * (q + r / 2), 1.5 * r)
 
 
+@lru_cache(maxsize=None)
 def hexagon(q: int, r: int) -> Polygon:
-    """The cell's vertices V0..V5."""
+    """The cell's vertices V0..V5 (kept: a board's tokens, cut points and border edges ask
+    for each cell's many times over)."""
     cx, cy = cell_centre(q, r)
     return tuple((cx + dx, cy + dy) for dx, dy in VERTEX_OFFSETS)
 

@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from live import outages
+from live import outages, tracing
 from live.outbox import Outbox
 
 _pools = {}  # "read" / "write" / "aside" -> ThreadPoolExecutor
@@ -376,6 +376,7 @@ async def _in_lane(key, call, placing):
     lane.users += 1
     try:
         async with lane.lock:
+            tracing.stamp("laned")
             return await _run(call, kind="write", placing=placing)
     finally:
         lane.users -= 1
@@ -408,7 +409,9 @@ async def _run(call, kind, placing=PEOPLE):
         # A refusal may still have changed something on purpose (a clock that ran out).
         await _deliver(outbox, news)
         raise
+    tracing.stamp("back")
     await _deliver(outbox, news)
+    tracing.stamp("sent")
     return result
 
 
@@ -450,6 +453,7 @@ async def _deliver_when_done(job, outbox, news):
 
 
 def _job(call, outbox, kind, news=None):
+    tracing.stamp("started")
     db = connections[DEFAULT_DB_ALIAS]
     with _busy_lock:
         _busy[kind] += 1
@@ -464,6 +468,7 @@ def _job(call, outbox, kind, news=None):
             outages.noticed(error)
             raise
         finally:
+            tracing.stamp("ended")
             with _busy_lock:
                 _busy[kind] -= 1
             if news is not None:

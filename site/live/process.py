@@ -9,7 +9,9 @@ Apps register their jobs when Django loads them (AppConfig.ready):
                                        aside=True: on a thread of its own, for slow work
                                        (mail) that must never hold up the writers;
                                        due=check: check(now) first, on a reader thread, and
-                                       job(now) on a writer only if it says there is work; a
+                                       job(now) on a writer only if it says there is work
+                                       (the checks of all the jobs of one period together,
+                                       in one reader job: "live.due"); a
                                        coroutine function instead is awaited on the loop
                                        and hands its own database work to the lanes
     process.on_outage(hook)            hook(began_at, ended_at) runs once, in the locked
@@ -39,7 +41,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from live import lanes, registry
+from live import lanes, outages, registry
 
 # Sockets per database job of the heartbeat, and per step of the keep-alive, at most.
 SLICE = 200
@@ -141,8 +143,15 @@ async def _begin():
                                              "live.heartbeat", paced=True)))
     tasks.append(asyncio.create_task(_repeat(settings.LIVE_KEEPALIVE, _spread_keep_alive,
                                              "live.keep_alive", paced=True)))
+    looked = {}  # period -> the jobs with a `due` check that run at it
     for seconds, job, aside, due in _jobs:
-        tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside, due))))
+        if due is not None and not asyncio.iscoroutinefunction(job):
+            looked.setdefault(seconds, []).append((job, aside, due))
+        else:
+            tasks.append(asyncio.create_task(_repeat(seconds, _job_runner(job, aside, due))))
+    for seconds, entries in looked.items():
+        tasks.append(asyncio.create_task(_repeat(seconds, _looked_together(entries),
+                                                 "live.due", measure=False)))
 
 
 def record_start(process_name, now):
@@ -208,7 +217,7 @@ def gone_from_this_machine(process_name):
 
 # -- running -----------------------------------------------------------------------------------
 
-async def _repeat(seconds, work, name=None, paced=False):
+async def _repeat(seconds, work, name=None, paced=False, measure=True):
     # The first run comes at a random point of the first period: the heartbeat (10 s) and the
     # keep-alive (30 s) would otherwise run at the same moments for ever, and so would the
     # processes started together. `paced`: the next run starts `seconds` after this one
@@ -218,7 +227,10 @@ async def _repeat(seconds, work, name=None, paced=False):
     while True:
         began = loop.time()
         try:
-            await measured(name or work.__name__, work())
+            if measure:
+                await measured(name or work.__name__, work())
+            else:
+                await work()  # it reports its own parts (_looked_together)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -242,6 +254,55 @@ def _job_runner(job, aside, due=None):
             await (lanes.aside if aside else lanes.background)(on_thread(job), now)
     run.__name__ = f"{job.__module__}.{job.__qualname__}"
     return run
+
+
+def _looked_together(entries):
+    """The periodic jobs of one period that have a `due` check (the three sweeps, every
+    LIVE_SWEEP seconds), as one periodic work: each run asks all their checks in one job on a
+    reader thread (reported as "live.due"), then starts each job whose check said yes on a
+    writer (reported under the job's name), unless its previous run is still under way. Three
+    tasks, each with its hop to a reader, cost the idle server most of its CPU (a wake-up of the
+    loop and of a thread, a job's bookkeeping and a report each); the checks' answers, and so
+    when each job runs, are as before. A job that runs long does not hold up the next look,
+    nor the other jobs: it is a task of its own, as each job had before."""
+    checks = [(f"{due.__module__}.{due.__qualname__}", on_thread(due)) for _, _, due in entries]
+    running = {}  # index -> the task of a job still under way
+
+    async def look_then_work():
+        now = timezone.now()
+        answers = await measured("live.due", lanes.read(_look, checks, now))
+        for index, ((job, aside, _), due) in enumerate(zip(entries, answers)):
+            if not due or (index in running and not running[index].done()):
+                continue
+            running[index] = task = asyncio.ensure_future(measured(
+                f"{job.__module__}.{job.__qualname__}",
+                (lanes.aside if aside else lanes.background)(on_thread(job), now)))
+            task.add_done_callback(_job_ended)
+            _state["tasks"].append(task)
+    return look_then_work
+
+
+def _look(checks, now):
+    """(reader) Each check's answer at `now`; a check that fails says no (this run of its job
+    is skipped, as when its own look failed), and the others still answer."""
+    answers = []
+    for name, check in checks:
+        try:
+            answers.append(bool(check(now)))
+        except Exception as error:
+            outages.noticed(error)
+            logger.exception("the due check %s failed", name)
+            answers.append(False)
+    return answers
+
+
+def _job_ended(task):
+    try:
+        _state["tasks"].remove(task)
+    except ValueError:
+        pass  # stop() took the list meanwhile
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("periodic work failed", exc_info=task.exception())
 
 
 # -- what the periodic work costs ----------------------------------------------------------------

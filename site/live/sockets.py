@@ -26,7 +26,7 @@ from django.conf import settings
 from django.dispatch import Signal
 from django.utils import timezone
 
-from live import clients, registry
+from live import clients, registry, tracing
 from live.outbox import encoded
 
 logger = logging.getLogger(__name__)
@@ -172,6 +172,7 @@ class JsonSocket(AsyncWebsocketConsumer):
     # -- from the client -------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        tracing.begin()
         self.received_at = timezone.now()
         message_received.send(sender=JsonSocket, socket=self)
         if not await self.within_rate():
@@ -186,6 +187,7 @@ class JsonSocket(AsyncWebsocketConsumer):
             if name is None:
                 raise Refusal("unknown_type", f"unknown message type {kind!r}: {self.unknown_text}")
             await getattr(self, name)(message)
+            tracing.finish(kind)
         except Refusal as refusal:
             await self.send_error(refusal.code, refusal.message)
             if refusal.close_code is not None:

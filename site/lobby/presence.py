@@ -3,13 +3,15 @@ is a row of the presence ledger (live.presence, kind "lobby"), shared by every s
 process, and an owner's real-time seeks close once none is left (after LOBBY_PRESENCE_GRACE,
 so a page reload is not a departure)."""
 from datetime import timedelta
+from functools import lru_cache
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from live import groups, presence
 from live.models import Presence
+from live.sql import column, fetch, prepared, table
 from lobby.models import Seek
 from lobby.services import announce
 
@@ -43,8 +45,21 @@ def _abandoned(now):
 
 def any_abandoned_seek(now) -> bool:
     """(reader) Whether close_abandoned_seeks(now) has a seek to close: the writer is taken
-    only then."""
-    return _abandoned(now).exists()
+    only then. What _abandoned(now).exists() asks, in a statement written once (live.sql):
+    every process asks it every LIVE_SWEEP seconds, and the ORM's compiling of it cost more
+    than the query."""
+    return bool(fetch(_abandoned_sql(connection.vendor), [
+        prepared(Seek._meta.get_field("created_at"), now - grace()),
+        prepared(Seek._meta.get_field("status"), Seek.Status.OPEN),
+        prepared(Seek._meta.get_field("tc_kind"), "realtime"),
+        *presence.counted_users_params(KIND, now)]))
+
+
+@lru_cache(maxsize=None)
+def _abandoned_sql(vendor):
+    return (f"SELECT 1 FROM {table(Seek)} WHERE {column(Seek, 'created_at')} < %s AND "
+            f"{column(Seek, 'status')} = %s AND {column(Seek, 'tc_kind')} = %s AND NOT "
+            f"({column(Seek, 'owner')} IN ({presence.counted_users_sql(vendor)})) LIMIT 1")
 
 
 def close_abandoned_seeks(now=None) -> list[int]:

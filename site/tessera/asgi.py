@@ -27,6 +27,11 @@ if os.environ.get("LIVE_PROFILE"):
     from live import profiling
 
     profiling.start(os.environ["LIVE_PROFILE"])
+if os.environ.get("LIVE_TRACE"):
+    # A benchmark's record of where each change waited (live.tracing).
+    from live import tracing
+
+    tracing.start(os.environ["LIVE_TRACE"])
 
 from tessera.handler import get_asgi_application  # noqa: E402
 

@@ -336,3 +336,181 @@ def test_the_heartbeat_refreshes_every_open_sockets_row_and_no_other(users, new_
             await tab.close()
 
     run(scenario)
+
+
+def test_the_jobs_of_one_period_are_looked_at_together_in_one_reader_job(monkeypatch):
+    """process.every(..., due=check) jobs of one period: one reader job asks all their checks
+    (one hop, where each sweep had its own: most of an idle server's CPU), then each job whose
+    check says yes runs on a writer, as a task of its own; a job still under way is not
+    started again."""
+    import threading
+
+    seen = []
+    reads = []
+    real_read = lanes.read
+
+    async def counted_read(fn, *args, **kwargs):
+        reads.append(fn)
+        return await real_read(fn, *args, **kwargs)
+    monkeypatch.setattr(lanes, "read", counted_read)
+    release = threading.Event()
+
+    def check(name, answer):
+        def due(now):
+            seen.append((name, threading.current_thread().name))
+            return answer
+        return due
+
+    def job(name, wait=False):
+        def work(now):
+            seen.append((name, threading.current_thread().name))
+            if wait:
+                release.wait(10)
+        work.__qualname__ = name
+        return work
+
+    slow = job("slow", wait=True)
+    entries = [(job("quiet"), False, check("quiet?", False)),
+               (job("busy"), False, check("busy?", True)),
+               (slow, True, check("slow?", True)),   # aside: the writer stays free
+               (job("broken"), False, lambda now: 1 / 0)]
+    runner = process._looked_together(entries)
+
+    async def scenario():
+        before = set(process._state["tasks"])
+        await runner()
+        assert len(reads) == 1
+        started = [task for task in process._state["tasks"] if task not in before]
+        assert len(started) == 2   # busy and slow: the quiet one and the broken check's not
+        await started[0]           # busy
+        await runner()             # busy again; slow is still under way: not started again
+        again = [task for task in process._state["tasks"]
+                 if task not in before and task not in started]
+        assert len(again) == 1
+        await again[0]
+        assert not started[1].done()
+        release.set()
+        await started[1]
+
+    run(scenario)
+    checks = [(name, thread) for name, thread in seen if name.endswith("?")]
+    assert [name for name, _ in checks] == ["quiet?", "busy?", "slow?"] * 2
+    assert len({thread for _, thread in checks[:3]}) == 1
+    assert all(thread.startswith(lanes.READER_PREFIX) for _, thread in checks)
+    jobs = [(name, thread) for name, thread in seen if not name.endswith("?")]
+    assert sorted(name for name, _ in jobs) == ["busy", "busy", "slow"]
+    assert [thread.startswith("live-aside" if name == "slow" else "live-write")
+            for name, thread in jobs] == [True] * 3
+
+
+def test_a_game_whose_time_is_up_ends_through_the_sweeps_looked_at_together(users, new_game):
+    """The site's own sweeps (their process.every registrations) in one look: a game whose time
+    ran out with nobody on it ends, and the presence row nobody refreshes goes."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    from live import presence as ledger
+    from live.models import Presence
+    from play.clock import TimeControl
+    from play.models import Game
+
+    entries = [(job, aside, due) for seconds, job, aside, due in process._jobs
+               if due is not None and seconds == process.settings.LIVE_SWEEP]
+    assert len(entries) == 3
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], time_control=TimeControl.realtime(1, 0))
+    hour = timedelta(hours=1)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=F("turn_started_at") - hour,
+                                           expires_at=F("expires_at") - hour)
+    ledger.arrive("game", "gone-socket", alice.pk, game.pk,
+                  now=process.timezone.now() - hour)
+
+    async def scenario():
+        before = set(process._state["tasks"])
+        await process._looked_together(entries)()
+        await asyncio.gather(*[task for task in process._state["tasks"] if task not in before])
+
+    run(scenario)
+    assert Game.objects.get(pk=game.pk).status != Game.ACTIVE
+    assert not Presence.objects.filter(channel_name="gone-socket").exists()
+
+
+def test_the_sweeps_checks_written_once_ask_what_their_querysets_ask(users, new_game):
+    """The three checks run as statements written once (live.sql); in each situation they
+    answer as the ORM's querysets of what the sweeps change (each situation's answer noted
+    too, so that a check that always agreed by saying no would fail)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from live import presence as ledger
+    from live.models import Presence
+    from lobby import presence as lobby_presence
+    from lobby.models import Seek
+    from play import sweeper
+    from play.clock import TimeControl
+    from play.models import Game, Vacation
+    from tests.site.test_lobby import make_seek
+
+    now = timezone.now()
+    second, hour = timedelta(seconds=1), timedelta(hours=1)
+
+    def answers():
+        orm = (ledger._gone(now).exists(),
+               sweeper.due_games(now).exists() or sweeper.due_vacations(now).exists(),
+               lobby_presence._abandoned(now).exists())
+        written = (ledger.anything_gone(now), sweeper.anything_due(now),
+                   lobby_presence.any_abandoned_seek(now))
+        assert written == orm
+        return written
+
+    assert answers() == (False, False, False)
+    alice, bob, carol = users("alice", "bob", "carol")
+    # Presence: a fresh row, a row within its grace: nothing gone; a stale one, a grace over.
+    ledger.arrive("game", "fresh", alice.pk, None, now=now)
+    ledger.arrive("game", "leaving", alice.pk, None, now=now - hour)
+    Presence.objects.filter(channel_name="leaving").update(counts_until=now + hour)
+    assert answers()[0] is False
+    ledger.arrive("game", "stale", alice.pk, None, now=now - hour)
+    assert answers()[0] is True
+    Presence.objects.filter(channel_name="stale").update(seen_at=now, counts_until=now - second)
+    assert answers()[0] is True
+    Presence.objects.filter(channel_name="stale").delete()
+    # Games: time up within the grace, or in a game over: nothing due; past it, or unknown.
+    game = new_game([alice, bob], time_control=TimeControl.realtime(30, 0))
+    Game.objects.filter(pk=game.pk).update(expires_at=now - sweeper.GRACE + second)
+    assert answers()[1] is False
+    over = new_game([alice, carol], time_control=TimeControl.realtime(30, 0))
+    Game.objects.filter(pk=over.pk).update(status=Game.FINISHED, expires_at=now - hour)
+    assert answers()[1] is False
+    Game.objects.filter(pk=game.pk).update(expires_at=now - sweeper.GRACE)
+    assert answers()[1] is True
+    Game.objects.filter(pk=game.pk).update(expires_at=None)
+    assert answers()[1] is True
+    Game.objects.filter(pk=game.pk).update(expires_at=now + hour)
+    # Vacations: one running, one ended: nothing due; one whose allowance ran out.
+    Vacation.objects.create(user=bob, started_at=now - hour, ends_by=now + hour)
+    Vacation.objects.create(user=carol, started_at=now - hour, ends_by=now - second,
+                            ended_at=now - second)
+    assert answers()[1] is False
+    Vacation.objects.create(user=alice, started_at=now - hour, ends_by=now)
+    assert answers()[1] is True
+    Vacation.objects.update(ended_at=now)
+    # Seeks: a new one, a correspondence one, one whose owner is in the lobby (or within the
+    # grace): none abandoned; an old real-time one whose owner left, or whose grace is over.
+    fresh = make_seek(alice)
+    make_seek(bob, time_kind="correspondence")
+    Seek.objects.exclude(pk=fresh.pk).update(created_at=now - hour)
+    assert answers()[2] is False
+    Seek.objects.filter(pk=fresh.pk).update(created_at=now - hour)
+    assert answers()[2] is True
+    ledger.arrive(Presence.LOBBY, "lobby-tab", alice.pk, now=now)
+    assert answers()[2] is False
+    Presence.objects.filter(channel_name="lobby-tab").update(seen_at=now - hour,
+                                                             counts_until=now + second)
+    assert answers()[2] is False
+    Presence.objects.filter(channel_name="lobby-tab").update(counts_until=now - second)
+    assert answers() == (True, False, True)
+    Seek.objects.update(status=Seek.Status.EXPIRED)
+    assert answers()[2] is False
