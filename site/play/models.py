@@ -158,7 +158,11 @@ class Game(models.Model):
             models.Index(fields=["status", "-updated_at"], name="play_game_status_upd"),
             # Archive: finished games newest first (finished_at, id): all of them, one game
             # kind, or one player's (a player is player0 or player1: one index each).
-            models.Index(fields=["status", "-finished_at", "-id"], name="play_game_status_fin"),
+            # The seats at its end: the exhibitions' exclusion (both seats computers) is read
+            # off the index too, so a deep page's OFFSET and the count skip entries without
+            # reading their rows (page 2,000 of 100,000 games: 57 -> 5 ms in SQLite).
+            models.Index(fields=["status", "-finished_at", "-id", "player0", "player1"],
+                         name="play_game_status_fin_seats"),
             models.Index(fields=["game", "status", "-finished_at"], name="play_game_game_fin"),
             models.Index(fields=["player0", "status", "-finished_at"], name="play_game_p0_fin"),
             models.Index(fields=["player1", "status", "-finished_at"], name="play_game_p1_fin"),
