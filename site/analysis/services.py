@@ -27,7 +27,7 @@ from analysis.models import Analysis, BoardHint, Hint, Job, board_hint_key, hint
 from archive import positions
 from explorer import tree
 from jobs.runner import submit
-from live.sql import converted, converters, fetch
+from live.sql import columns, instances, written
 from play.models import Game
 
 # The rate limits per person: (requests, window).
@@ -112,22 +112,16 @@ def do_requeue(job, user, now):
 # -- the analysis of a game --------------------------------------------------------------------
 
 def analysis_of(game):
-    sql, names, steps = _analysis_statement(connection.vendor)
-    for row in fetch(sql, [game.pk]):
-        return Analysis.from_db(connection.alias, names, converted(row, steps))
-    return None
+    return next(iter(instances(Analysis, _analysis_statement(connection.vendor), [game.pk])),
+                None)
 
 
 @lru_cache(maxsize=None)
 def _analysis_statement(vendor):
     """analysis_of()'s query, written once per process (live.sql): every view of a finished
     game's page asks it for the page's key, and the ORM compiled it each time."""
-    fields = tuple(Analysis._meta.concrete_fields)
-    names = [field.attname for field in fields]
-    query = Analysis.objects.filter(game_id=0).order_by("pk").values_list(*names)[:1]
-    sql, params = query.query.sql_with_params()
-    assert list(params) == [0], params  # the game's id is the statement's one parameter
-    return sql, names, converters(fields)
+    return written(Analysis.objects.filter(game_id=0).order_by("pk")
+                   .values_list(*columns(Analysis))[:1], [0])
 
 
 def check_request_analysis(game_id, user, now):

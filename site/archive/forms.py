@@ -11,8 +11,10 @@ from functools import lru_cache
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import connection
 
 import games
+from live.sql import read, written
 from play.labels import game_titles
 from archive.positions import parse_line
 
@@ -94,6 +96,32 @@ def game_choices():
     return [("", "All games")] + game_titles()
 
 
+def started_events():
+    from tournaments.models import Tournament
+
+    return Tournament.objects.filter(status__in=[Tournament.RUNNING, Tournament.FINISHED])
+
+
+def started_params():
+    from tournaments.models import Tournament
+
+    return [Tournament.RUNNING, Tournament.FINISHED]
+
+
+@lru_cache(maxsize=None)
+def _recent_statement(vendor, count):
+    """The latest `count` started events' ids, written once per process (live.sql): every
+    Archive page makes the form, and the ORM compiled it each time."""
+    return written(started_events().order_by("-starts_at").values_list("pk")[:count])
+
+
+@lru_cache(maxsize=None)
+def _offered_statement(vendor, count):
+    """The `count` events offered (EventField.offered()), written once per process."""
+    return written(started_events().filter(pk__in=range(count)).order_by("-starts_at")
+                   .values_list("pk", "name", "starts_at"), [*started_params(), *range(count)])
+
+
 class EventField(forms.ModelChoiceField):
     """A tournament's games (its page links here with ?event=<id>): the latest events are
     offered, and whichever the link names."""
@@ -105,16 +133,22 @@ class EventField(forms.ModelChoiceField):
 
         super().__init__(queryset=Tournament.objects.none(), required=False,
                          label="Tournament", empty_label="Any game")
+        self.recent = []
 
     def offer(self, asked):
-        from tournaments.models import Tournament
-
-        started = Tournament.objects.filter(
-            status__in=[Tournament.RUNNING, Tournament.FINISHED])
-        recent = list(started.order_by("-starts_at").values_list("pk", flat=True)[:self.OFFERED])
+        recent = [pk for (pk,) in read(_recent_statement(connection.vendor, self.OFFERED))]
         if isinstance(asked, str) and asked.isdigit() and len(asked) < 19:
             recent.append(int(asked))
-        self.queryset = started.filter(pk__in=recent).order_by("-starts_at")
+        self.recent = list(dict.fromkeys(recent))  # as the ORM's IN () has them
+        self.queryset = started_events().filter(pk__in=recent).order_by("-starts_at")
+
+    def offered(self):
+        """(id, name, start) of the events offered, as the queryset lists them."""
+        if not self.recent:
+            return []
+        count = len(self.recent)
+        return [tuple(row) for row in read(_offered_statement(connection.vendor, count),
+                                           [*started_params(), *self.recent])]
 
     def label_from_instance(self, event):
         return f"{event.name} ({event.starts_at:%Y-%m-%d %H:%M})"

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from archive import queries
-from live.sql import converted, fetch, written
+from live.sql import read, written
 from play.models import Game
 from play.labels import reason_text
 from ratings import display
@@ -111,8 +111,8 @@ def facts(wanted):
     wanted = list(wanted)
     found = []
     if wanted:
-        sql, steps = _facts_statement(connection.vendor, len(wanted))
-        found = [tuple(converted(row, steps)) for row in fetch(sql, wanted)]
+        found = [tuple(row) for row in read(_facts_statement(connection.vendor, len(wanted)),
+                                            wanted)]
     changes = queries.changes_of(wanted)
     ratings = display.read(row[k] for row in found for k in PLAYER_IDS)
     keys = {}
@@ -131,9 +131,7 @@ def facts(wanted):
 def _facts_statement(vendor, count):
     """facts()' query for `count` games, written once per process (live.sql): the Archive asks
     it on every view for its rows' keys, and the ORM compiled its joins each time."""
-    sql, params, steps = written(Game.objects.filter(pk__in=range(count)).values_list(*FACTS))
-    assert list(params) == list(range(count)), params  # the ids are its only parameters
-    return sql, steps
+    return written(Game.objects.filter(pk__in=range(count)).values_list(*FACTS), range(count))
 
 
 @dataclass

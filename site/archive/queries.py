@@ -16,14 +16,18 @@ stamp).
 import hashlib
 
 from datetime import datetime, time, timedelta
+from functools import lru_cache
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
 from archive.forms import VARIANT_GAME
+from bots.accounts import bot_ids as exhibition_ids
 from bots.services import archive_filter as exhibition_condition
+from live.sql import columns, instances, read, written
 from play.models import Game
 from ratings.display import keep, prefetch
 from ratings.models import RatingChange
@@ -38,15 +42,15 @@ def day_start(date):
     return timezone.make_aware(datetime.combine(date, time.min))
 
 
-def finished_games():
+def finished_games(computers=None):
     """Finished games, but not the computers' exhibition games (bots.services): nobody
-    played them."""
-    return Game.objects.filter(status=Game.FINISHED).exclude(exhibition_condition())
+    played them. `computers`: their ids if read already."""
+    return Game.objects.filter(status=Game.FINISHED).exclude(exhibition_condition(computers))
 
 
-def matching(filters):
+def matching(filters, computers=None):
     """Finished games matching `filters` (ArchiveFilter.filters()), newest first."""
-    found = finished_games()
+    found = finished_games(computers)
     # option_size / option_board are the database's copies of options["size"] / ["board"]:
     # a lookup inside the JSON could not use an index.
     if filters.get("variant"):
@@ -88,9 +92,17 @@ def result_condition(result, player):
 def stamp():
     """The finished game saved last (id and time), read off the (status, updated_at) index:
     any change to the finished games but a deletion changes it."""
-    newest = (Game.objects.filter(status=Game.FINISHED).order_by("-updated_at")
-              .values_list("pk", "updated_at").first())
-    return newest and (newest[0], newest[1].isoformat())
+    for pk, updated_at in read(_stamp_statement(connection.vendor)):
+        return pk, updated_at.isoformat()
+    return None
+
+
+@lru_cache(maxsize=None)
+def _stamp_statement(vendor):
+    """stamp()'s query, written once per process (live.sql): every view of the Archive asks
+    it for its count's key."""
+    return written(Game.objects.filter(status=Game.FINISHED).order_by("-updated_at")
+                   .values_list("pk", "updated_at")[:1])
 
 
 def search_key(filters):
@@ -100,12 +112,13 @@ def search_key(filters):
 
 
 def count_of(filters, ids):
-    """How many games match `filters` (`ids`: their query), kept until a game finishes."""
+    """How many games match `filters` (`ids()`: their query, built only to count them), kept
+    until a game finishes."""
     shown = repr((search_key(filters), stamp()))
     key = f"archive:count:{hashlib.sha1(shown.encode()).hexdigest()}"
     count = cache.get(key)
     if count is None:
-        count = ids.count()
+        count = ids().count()
         cache.set(key, count, COUNT_TIMEOUT)
     return count
 
@@ -130,11 +143,32 @@ def ids_page_of(filters, number, per_page=PER_PAGE):
 
     The paginator slices the ids only, which the indexes answer without reading the game rows
     (this matters deep in the list, where OFFSET skips thousands of entries), and is told the
-    count (count_of: kept)."""
-    ids = matching(filters).values_list("id", flat=True)
-    page = Counted(ids, per_page, count_of(filters, ids)).get_page(number)
+    count (count_of: kept). The list without filters, the Archive's own page, slices
+    Unfiltered instead: its queries are written once per process."""
+    ids = lambda: matching(filters).values_list("id", flat=True)  # noqa: E731
+    page = Counted(ids() if filters else Unfiltered(), per_page,
+                   count_of(filters, ids)).get_page(number)
     page.object_list = list(page.object_list)
     return page
+
+
+class Unfiltered:
+    """The ids of matching({}) as a paginator slices them (told the count, it asks for nothing
+    else), each slice by its statement written once per process (live.sql): every view of
+    the Archive's own page asks one, and the ORM built and compiled the search each time. The
+    computers' ids are in the key: the exhibitions' exclusion names them."""
+
+    def __getitem__(self, part):
+        if part.stop <= part.start:
+            return []
+        statement = _unfiltered_statement(connection.vendor, tuple(exhibition_ids()),
+                                          part.start, part.stop)
+        return [pk for (pk,) in read(statement)]
+
+
+@lru_cache(maxsize=128)
+def _unfiltered_statement(vendor, computers, start, stop):
+    return written(matching({}, list(computers)).values_list("id")[start:stop])
 
 
 def games_of(wanted, changes=None, ratings=None):
@@ -161,6 +195,16 @@ def changes_of(wanted):
     plain query (prefetch_related would build a queryset per game): archive.listing.seats
     reads them as page_changes."""
     found = {pk: [] for pk in wanted}
-    for change in RatingChange.objects.filter(played_id__in=wanted):
-        found[change.played_id].append(change)
+    if wanted:
+        statement = _changes_statement(connection.vendor, len(wanted))
+        for change in instances(RatingChange, statement, list(wanted)):
+            found[change.played_id].append(change)
     return found
+
+
+@lru_cache(maxsize=256)
+def _changes_statement(vendor, count):
+    """changes_of()'s query for `count` games, written once per process (live.sql): the
+    Archive asks it on every view for its rows' keys."""
+    return written(RatingChange.objects.filter(played_id__in=range(count))
+                   .values_list(*columns(RatingChange)), range(count))

@@ -80,7 +80,7 @@ def filter_html(form):
     errors may depend on the database: no such player) is rendered every time (key None)."""
     if not form.is_valid():
         return render_to_string("archive/_filter.html", {"form": form}), None
-    offered = list(form.fields["event"].queryset.values_list("pk", "name", "starts_at"))
+    offered = form.fields["event"].offered()
     shown = repr((FILTER_VERSION, sorted(form.data.lists()), offered))
     key = f"archive:filter:{hashlib.sha1(shown.encode()).hexdigest()}"
     html = cache.get(key)

@@ -107,7 +107,8 @@ def keep_an_exhibition(now=None, rng=random):
     return game
 
 
-def archive_filter():
-    """The archive's condition that leaves exhibitions out (a Q on Game)."""
-    bot_ids = accounts.bot_ids()
+def archive_filter(bot_ids=None):
+    """The archive's condition that leaves exhibitions out (a Q on Game); `bot_ids`: the
+    computers' ids if read already."""
+    bot_ids = accounts.bot_ids() if bot_ids is None else bot_ids
     return Q(player0_id__in=bot_ids, player1_id__in=bot_ids)

@@ -11,6 +11,7 @@ would have given. Everything else keeps using the ORM.
 from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Count, Value
 
 
 def quote(name):
@@ -155,13 +156,46 @@ def fetch(sql, params):
         return cursor.fetchall()
 
 
-def written(queryset):
+def written(queryset, placeholders=None):
     """(sql, params, steps) of a queryset of values_list(): its statement as the ORM writes it
     and, per column, the ORM's converters (as converters() gives them), for a caller that keeps
-    them (lru_cache) and runs them with fetch() and converted()."""
+    it (lru_cache, keyed by the vendor and whatever the queryset was built from) and runs it
+    with read(). `placeholders`: the values the queryset was built with that the caller puts
+    its own in place of at each run (a game's id written as 0, ids as range(count)); they are
+    checked to be the statement's parameters, in order, so a value cannot go in a wrong place."""
     compiler = queryset.query.get_compiler(queryset.db)
     sql, params = compiler.as_sql()
+    if placeholders is not None:
+        assert list(params) == list(placeholders), params
     found = compiler.get_converters([column for column, _, _ in compiler.select])
     steps = tuple(tuple((converter, found[index][1]) for converter in found[index][0])
                   if index in found else () for index in range(len(compiler.select)))
-    return sql, params, steps
+    return sql, tuple(params), steps
+
+
+def read(statement, params=None):
+    """The rows of a written() statement, run with its own parameters or, in place of its
+    placeholders, with `params`; their values as the ORM gives them."""
+    sql, own, steps = statement
+    return [converted(row, steps) for row in fetch(sql, own if params is None else params)]
+
+
+def counting(queryset):
+    """`queryset.count()` as a values_list() queryset of one row, for written(): the aggregate
+    grouped by a constant, which groups by nothing (the plain COUNT(*) that count() runs)."""
+    return (queryset.order_by().annotate(counted_by=Value(1)).values("counted_by")
+            .annotate(counted=Count("*")).values_list("counted"))
+
+
+@lru_cache(maxsize=None)
+def columns(model):
+    """The attnames of `model`'s concrete fields: a written() queryset's values_list() of whole
+    rows, which instances() builds back into objects."""
+    return tuple(field.attname for field in model._meta.concrete_fields)
+
+
+def instances(model, statement, params=None):
+    """read() of a statement of values_list(*columns(model)), as the model's objects, built as
+    the ORM builds them."""
+    names, alias = columns(model), connection.alias
+    return [model.from_db(alias, names, row) for row in read(statement, params)]

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 import games
 from accounts.models import is_computer
-from live.sql import fetch
+from live.sql import read, written
 from play import lapses, positions
 from play.clock import TimeControl, expiry, remaining_now, restart_grace, server_gap
 from play.labels import options_text
@@ -158,7 +158,11 @@ class Game(models.Model):
             models.Index(fields=["status", "-updated_at"], name="play_game_status_upd"),
             # Archive: finished games newest first (finished_at, id): all of them, one game
             # kind, or one player's (a player is player0 or player1: one index each).
-            models.Index(fields=["status", "-finished_at", "-id"], name="play_game_status_fin"),
+            # The seats at its end: the exhibitions' exclusion (both seats computers) is read
+            # off the index too, so a deep page's OFFSET and the count skip entries without
+            # reading their rows (page 2,000 of 100,000 games: 57 -> 5 ms in SQLite).
+            models.Index(fields=["status", "-finished_at", "-id", "player0", "player1"],
+                         name="play_game_status_fin_seats"),
             models.Index(fields=["game", "status", "-finished_at"], name="play_game_game_fin"),
             models.Index(fields=["player0", "status", "-finished_at"], name="play_game_p0_fin"),
             models.Index(fields=["player1", "status", "-finished_at"], name="play_game_p1_fin"),
@@ -250,14 +254,14 @@ class Game(models.Model):
     def follow_up(self):
         """The rematch agreed after this game, if any (none while it goes on: spare live games
         the query)."""
-        return None if self.is_active else self.rematches.order_by("pk").first()
+        return None if self.is_active else _follow_ups(self.pk).first()
 
     def follow_up_id(self):
         """The id of follow_up(), read alone: every view of a finished game's page asks, and
         the whole row of forty columns cost it about a millisecond more."""
         if self.is_active:
             return None
-        for (found,) in fetch(_follow_up_statement(connection.vendor), [self.pk]):
+        for (found,) in read(_follow_up_statement(connection.vendor), [self.pk]):
             return found
         return None
 
@@ -528,8 +532,11 @@ class Note(models.Model):
 
 @lru_cache(maxsize=None)
 def _follow_up_statement(vendor):
-    """Game.follow_up_id()'s query, written once per process (live.sql)."""
-    query = Game.objects.filter(rematch_of_id=0).order_by("pk").values_list("pk")[:1]
-    sql, params = query.query.sql_with_params()
-    assert list(params) == [0], params  # the game's id is the statement's one parameter
-    return sql
+    """Game.follow_up_id()'s query, written once per process (live.sql): follow_up()'s, of
+    the id alone."""
+    return written(_follow_ups(0).values_list("pk")[:1], [0])
+
+
+def _follow_ups(game_id):
+    """The games started as rematches of game `game_id`, the first agreed first."""
+    return Game.objects.filter(rematch_of_id=game_id).order_by("pk")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from django.db import connection
 from django.utils import timezone
 
-from live.sql import column, converted, converters, fetch, quote, table
+from live.sql import column, columns, converted, converters, fetch, instances, quote, table, written
 
 from ratings import policy
 
@@ -68,9 +68,22 @@ def read(user_ids) -> dict:
     from ratings.models import Rating
 
     found = {}
-    for row in Rating.objects.filter(user_id__in=set(user_ids)):
+    wanted = list(set(user_ids))
+    if not wanted:
+        return found
+    for row in instances(Rating, _read_statement(connection.vendor, len(wanted)), wanted):
         found.setdefault(row.user_id, {})[row.game] = row
     return found
+
+
+@lru_cache(maxsize=256)
+def _read_statement(vendor, count):
+    """read()'s query for `count` players, written once per process (live.sql): Watch and the
+    Archive ask it on every view for their rows' keys, and the ORM compiled it each time."""
+    from ratings.models import Rating
+
+    return written(Rating.objects.filter(user_id__in=range(count))
+                   .values_list(*columns(Rating)), range(count))
 
 
 def keep(users, found) -> None:

@@ -10,7 +10,7 @@ from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
-from live.sql import converted, converters, fetch
+from live.sql import read, written
 from ratings import policy
 from ratings.models import Rating
 
@@ -64,13 +64,12 @@ def _ranked(names, limit):
     """The candidates of tops() as ratings with their users (id and name: what the page
     shows), by the statement written once for these games (live.sql: the ORM compiled the
     window's query on every view, some 3 ms, against a fraction of that to run it)."""
-    sql, params, steps = _tops_statement(connection.vendor, names, limit, MIN_GAMES,
-                                         policy.PROVISIONAL_DEVIATION)
+    statement = _tops_statement(connection.vendor, names, limit, MIN_GAMES,
+                                policy.PROVISIONAL_DEVIATION)
     user_field = Rating._meta.get_field("user")
     users = get_user_model()
     rows = []
-    for values in fetch(sql, params):
-        values = converted(values, steps)
+    for values in read(statement):
         row = Rating.from_db(connection.alias, RATING_COLUMNS, values[:-1])
         user = users.from_db(connection.alias, ["id", "username"], (row.user_id, values[-1]))
         user_field.set_cached_value(row, user)
@@ -83,16 +82,14 @@ RATING_COLUMNS = [field.attname for field in Rating._meta.concrete_fields]
 
 @lru_cache(maxsize=None)
 def _tops_statement(vendor, names, limit, min_games, provisional):
-    """(sql, params, converters) of tops()' query, its values those the rules read now
-    (min_games, provisional: in the key, so a changed rule writes a new statement)."""
+    """tops()' query as written(), its values those the rules read now (min_games,
+    provisional: in the key, so a changed rule writes a new statement)."""
     ranked = (listable(Rating.objects.filter(game__in=names))
               .annotate(place=Window(RowNumber(), partition_by=F("game"),
                                      order_by=(F("rating").desc(), F("pk").asc())))
               .filter(place__lte=limit * 3)
               .values_list(*RATING_COLUMNS, "user__username"))
-    sql, params = ranked.query.sql_with_params()
-    fields = (*Rating._meta.concrete_fields, get_user_model()._meta.get_field("username"))
-    return sql, params, converters(fields)
+    return written(ranked)
 
 
 def placed(rows, limit, now=None) -> list[Place]:

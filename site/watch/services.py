@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 
 from boards import svg
 from bots.services import is_exhibition
-from live.sql import converted, converters, fetch
+from live.sql import counting, prepared, read, written
 from play import positions, presence
 from play.models import Action, Game
 from play.snapshots import clocks_of
@@ -136,25 +136,37 @@ def read_lightly(ids):
     watchers counted in the query."""
     if not ids:
         return []
-    sql, steps = _lightly_statement(connection.vendor, len(ids))
     found = []
-    for row in fetch(sql, list(ids)):
-        values = tuple(converted(row, steps))
+    for values in read(_lightly_statement(connection.vendor, len(ids)), list(ids)):
+        values = tuple(values)
         found.append((Game.from_db(connection.alias, COLUMNS, values[:len(COLUMNS)]), values))
     return found
+
+
+@lru_cache(maxsize=None)
+def _newest_statement(vendor, kind, limit):
+    """The ids of the list's games (newest first), written once per process and filter (a
+    game's name or None: the form's choices): asked on every view for the rows' keys."""
+    return written(live_games(kind).order_by("-created_at", "-pk").values_list("pk")[:limit])
+
+
+@lru_cache(maxsize=None)
+def _count_statement(vendor, kind):
+    """live_games(kind).count(), written once per process and filter: the page's total."""
+    return written(counting(live_games(kind)))
+
+
+def live_count(kind=None):
+    """How many games are in progress (of one game, or all)."""
+    return read(_count_statement(connection.vendor, kind))[0][0]
 
 
 @lru_cache(maxsize=None)
 def _lightly_statement(vendor, count):
     """read_lightly()'s query for `count` games, written once per process (live.sql): Watch
     asks it on every view for its rows' keys, and the ORM compiled it each time."""
-    query = (Game.objects.filter(pk__in=range(count)).order_by("-created_at", "-pk")
-             .values_list(*COLUMNS, *NAMES))
-    sql, _ = query.query.sql_with_params()
-    users = get_user_model()
-    fields = (*Game._meta.concrete_fields, users._meta.get_field("username"),
-              users._meta.get_field("username"))
-    return sql, converters(fields)
+    return written(Game.objects.filter(pk__in=range(count)).order_by("-created_at", "-pk")
+                   .values_list(*COLUMNS, *NAMES), range(count))
 
 
 def named(game, values):
@@ -173,13 +185,29 @@ def watchers_of(games, now):
     players'), for these games in one grouped query."""
     seats = {game.pk: (game.player0_id, game.player1_id) for game in games}
     found = dict.fromkeys(seats, 0)
-    for game_id, user_id, sockets in (presence.counted(now).filter(game_id__in=list(seats))
-                                      .order_by().values("game_id", "user_id")
-                                      .annotate(sockets=Count("pk"))
-                                      .values_list("game_id", "user_id", "sockets")):
+    if not seats:
+        return found
+    stale = presence.stale_after()
+    params = [presence.KIND, prepared(presence.Presence._meta.get_field("seen_at"), now - stale),
+              *seats]
+    for game_id, user_id, sockets in read(_watchers_statement(connection.vendor, len(seats),
+                                                              stale), params):
         if user_id is None or user_id not in seats[game_id]:
             found[game_id] += sockets
     return found
+
+
+@lru_cache(maxsize=None)
+def _watchers_statement(vendor, count, stale):
+    """watchers_of()'s query for `count` games, written once per process (live.sql): Watch
+    asks it on every view for its rows' keys. Its parameters: the oldest moment a socket's row
+    counts from (now - stale, in the key: presence.counted()), then the games' ids."""
+    epoch = timezone.now().replace(year=2000, month=1, day=1)
+    query = (presence.counted(epoch + stale).filter(game_id__in=range(count)).order_by()
+             .values("game_id", "user_id").annotate(sockets=Count("pk"))
+             .values_list("game_id", "user_id", "sockets"))
+    seen_at = presence.Presence._meta.get_field("seen_at")
+    return written(query, [presence.KIND, prepared(seen_at, epoch), *range(count)])
 
 
 @dataclass
@@ -201,9 +229,7 @@ def keyed(kind=None, limit=LIMIT, now=None):
     remaining time is in the key, so it misses as it should; a stopped one reads the same at
     any moment) with a correspondence deadline as the page words it ("2 days 3 h")."""
     now = now or timezone.now()
-    newest = list(live_games(kind).order_by("-created_at", "-pk").values_list("pk", flat=True)
-                  [:limit])
-    light = read_lightly(newest)
+    light = read_lightly([pk for (pk,) in read(_newest_statement(connection.vendor, kind, limit))])
     games = [game for game, _ in light]
     watchers = watchers_of(games, now)
     ratings = read_ratings(player for game in games for player in (game.player0_id,
@@ -376,7 +402,7 @@ def page(kind=None):
     are drawn (Page.drawn()) only for a page not kept whole. The featured game is most often
     one of the listed: then it is read and counted once."""
     listing = keyed(kind)
-    total = live_games(kind).count()
+    total = live_count(kind)
     keys = list(listing.keys.values())
     featured = page_featured(kind, [game for game, _ in listing.games])
     if featured is None:
@@ -399,7 +425,7 @@ def listing(kind=None, keep=None):
     return {
         "games": [with_html(row) for row in rows(kind)],
         "featured": featured_row(kind, keep),
-        "total": live_games(kind).count(),
+        "total": live_count(kind),
     }
 
 

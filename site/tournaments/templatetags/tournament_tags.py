@@ -6,7 +6,7 @@ from django import template
 from django.db import connection
 from django.utils.timesince import timeuntil
 
-from live.sql import converted, converters, fetch
+from live.sql import columns, instances, written
 from tournaments.models import Tournament
 
 register = template.Library()
@@ -15,9 +15,7 @@ RUNNING_SHOWN = 4
 
 def now():
     """(running events, the next to start or None): what `{% tournaments_now %}` shows."""
-    (running, upcoming), names, steps = _now_statements(connection.vendor)
-    found = [[Tournament.from_db(connection.alias, names, converted(row, steps))
-              for row in fetch(*statement)] for statement in (running, upcoming)]
+    found = [instances(Tournament, statement) for statement in _now_statements(connection.vendor)]
     return found[0], (found[1] or [None])[0]
 
 
@@ -25,14 +23,11 @@ def now():
 def _now_statements(vendor):
     """now()'s two queries, written once per process (live.sql): every home page asks them
     for its key, and the ORM's compiling of them cost more than running them."""
-    fields = tuple(Tournament._meta.concrete_fields)
-    names = [field.attname for field in fields]
     running = (Tournament.objects.filter(status=Tournament.RUNNING)
-               .order_by("-official", "starts_at").values_list(*names)[:RUNNING_SHOWN])
+               .order_by("-official", "starts_at").values_list(*columns(Tournament))[:RUNNING_SHOWN])
     upcoming = (Tournament.objects.filter(status=Tournament.UPCOMING).order_by("starts_at")
-                .values_list(*names)[:1])
-    return ([query.query.sql_with_params() for query in (running, upcoming)], names,
-            converters(fields))
+                .values_list(*columns(Tournament))[:1])
+    return written(running), written(upcoming)
 
 
 def shown(events, moment=None):
