@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from live import process
 from live.models import Presence
-from live.sql import column, fetch, insert, prepared, table
+from live.sql import EPOCH, column, fetch, insert, prepared, read, table, written
 
 # Presence rows are refreshed in batches of this many channel names per UPDATE.
 BATCH = 500
@@ -107,32 +107,24 @@ def _gone(now):
 
 def anything_gone(now) -> bool:
     """(reader) Whether sweep(now) has rows to delete: the writer is taken only then. What
-    _gone(now).exists() asks, in a statement written once (live.sql): every process asks it
+    _gone(now).exists() asks, its statement written once (live.sql): every process asks it
     every LIVE_SWEEP seconds, and the ORM's compiling of it cost more than the query."""
-    return bool(fetch(_gone_sql(connection.vendor), [
-        prepared(Presence._meta.get_field("seen_at"), now - stale_after()),
-        prepared(Presence._meta.get_field("counts_until"), now)]))
+    return bool(read(_gone_statement(connection.vendor), _gone_params(now)))
+
+
+def _gone_params(now):
+    return [prepared(Presence._meta.get_field("seen_at"), now - stale_after()),
+            prepared(Presence._meta.get_field("counts_until"), now)]
 
 
 @lru_cache(maxsize=None)
-def _gone_sql(vendor):
-    counts_until = column(Presence, "counts_until")
-    return (f"SELECT 1 FROM {table(Presence)} WHERE ({counts_until} IS NULL AND "
-            f"{column(Presence, 'seen_at')} < %s) OR {counts_until} < %s LIMIT 1")
+def _gone_statement(vendor):
+    return written(_gone(EPOCH).values_list("pk")[:1], _gone_params(EPOCH))
 
 
-@lru_cache(maxsize=None)
-def counted_users_sql(vendor):
-    """(sql of the user ids of the rows that count at a moment, params: the moment less
-    stale_after(), the moment, the kind), for a statement written once around it
-    (lobby.presence.any_abandoned_seek): what counted(kind, now).values("user_id") asks."""
-    counts_until = column(Presence, "counts_until")
-    return (f"SELECT {column(Presence, 'user')} FROM {table(Presence)} WHERE "
-            f"(({counts_until} IS NULL AND {column(Presence, 'seen_at')} >= %s) OR "
-            f"{counts_until} >= %s) AND {column(Presence, 'kind')} = %s")
-
-
-def counted_users_params(kind, now):
+def counted_params(kind, now):
+    """The parameters of counted(kind, now)'s conditions, in the statement's order: for a
+    statement written once around it (lobby.presence.any_abandoned_seek)."""
     return [prepared(Presence._meta.get_field("seen_at"), now - stale_after()),
             prepared(Presence._meta.get_field("counts_until"), now), kind]
 

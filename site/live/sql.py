@@ -8,6 +8,7 @@ thread's connection. Values go in through each field's own preparation
 (`get_db_prep_save`) and come out through the ORM's own converters, so they are what the ORM
 would have given. Everything else keeps using the ORM.
 """
+from datetime import datetime, timezone
 from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
@@ -154,6 +155,11 @@ def fetch(sql, params):
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+# A moment to build a written() statement's queryset with where the caller's moments go in at
+# each run (its placeholders): any fixed moment does.
+EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
 
 
 def written(queryset, placeholders=None):

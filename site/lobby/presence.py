@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from live import groups, presence
 from live.models import Presence
-from live.sql import column, fetch, prepared, table
+from live.sql import EPOCH, prepared, read, written
 from lobby.models import Seek
 from lobby.services import announce
 
@@ -45,21 +45,22 @@ def _abandoned(now):
 
 def any_abandoned_seek(now) -> bool:
     """(reader) Whether close_abandoned_seeks(now) has a seek to close: the writer is taken
-    only then. What _abandoned(now).exists() asks, in a statement written once (live.sql):
+    only then. What _abandoned(now).exists() asks, its statement written once (live.sql):
     every process asks it every LIVE_SWEEP seconds, and the ORM's compiling of it cost more
     than the query."""
-    return bool(fetch(_abandoned_sql(connection.vendor), [
-        prepared(Seek._meta.get_field("created_at"), now - grace()),
-        prepared(Seek._meta.get_field("status"), Seek.Status.OPEN),
-        prepared(Seek._meta.get_field("tc_kind"), "realtime"),
-        *presence.counted_users_params(KIND, now)]))
+    return bool(read(_abandoned_statement(connection.vendor), _abandoned_params(now)))
+
+
+def _abandoned_params(now):
+    return [prepared(Seek._meta.get_field("created_at"), now - grace()),
+            prepared(Seek._meta.get_field("status"), Seek.Status.OPEN),
+            prepared(Seek._meta.get_field("tc_kind"), "realtime"),
+            *presence.counted_params(KIND, now)]
 
 
 @lru_cache(maxsize=None)
-def _abandoned_sql(vendor):
-    return (f"SELECT 1 FROM {table(Seek)} WHERE {column(Seek, 'created_at')} < %s AND "
-            f"{column(Seek, 'status')} = %s AND {column(Seek, 'tc_kind')} = %s AND NOT "
-            f"({column(Seek, 'owner')} IN ({presence.counted_users_sql(vendor)})) LIMIT 1")
+def _abandoned_statement(vendor):
+    return written(_abandoned(EPOCH).values_list("pk")[:1], _abandoned_params(EPOCH))
 
 
 def close_abandoned_seeks(now=None) -> list[int]:

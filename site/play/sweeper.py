@@ -15,7 +15,7 @@ from functools import lru_cache
 from django.db import connection
 from django.db.models import F, Q
 
-from live.sql import column, fetch, prepared, table
+from live.sql import EPOCH, prepared, read, written
 
 from play import services, vacations
 from play.models import Game, Vacation
@@ -27,15 +27,13 @@ BATCH = 200
 
 
 def anything_due(now):
-    """(reader) Whether sweep(now) has anything to do: the writer is taken only then. One
-    statement written once (live.sql): every process asks it every LIVE_SWEEP seconds, and the
-    ORM's compiling of its two queries cost more than running them. It asks what
-    due_games(now).exists() or due_vacations(now).exists() ask."""
-    [(found,)] = fetch(_due_sql(connection.vendor), [
-        prepared(Game._meta.get_field("status"), Game.ACTIVE),
-        prepared(Game._meta.get_field("expires_at"), now - GRACE),
-        prepared(Vacation._meta.get_field("ends_by"), now)])
-    return bool(found)
+    """(reader) Whether sweep(now) has anything to do: the writer is taken only then. What
+    due_games(now).exists() or due_vacations(now).exists() ask, their statements written
+    once (live.sql): every process asks every LIVE_SWEEP seconds, and the ORM's compiling of
+    the two queries cost more than running them."""
+    vendor = connection.vendor
+    return bool(read(_due_games_statement(vendor), _due_games_params(now))
+                or read(_due_vacations_statement(vendor), _due_vacations_params(now)))
 
 
 def due_games(now):
@@ -47,13 +45,23 @@ def due_vacations(now):
     return Vacation.objects.filter(ended_at__isnull=True, ends_by__lte=now)
 
 
+def _due_games_params(now):
+    return [prepared(Game._meta.get_field("status"), Game.ACTIVE),
+            prepared(Game._meta.get_field("expires_at"), now - GRACE)]
+
+
+def _due_vacations_params(now):
+    return [prepared(Vacation._meta.get_field("ends_by"), now)]
+
+
 @lru_cache(maxsize=None)
-def _due_sql(vendor):
-    expires_at = column(Game, "expires_at")
-    return (f"SELECT EXISTS (SELECT 1 FROM {table(Game)} WHERE {column(Game, 'status')} = %s "
-            f"AND ({expires_at} IS NULL OR {expires_at} <= %s)) OR EXISTS (SELECT 1 FROM "
-            f"{table(Vacation)} WHERE {column(Vacation, 'ended_at')} IS NULL AND "
-            f"{column(Vacation, 'ends_by')} <= %s)")
+def _due_games_statement(vendor):
+    return written(due_games(EPOCH).values_list("pk")[:1], _due_games_params(EPOCH))
+
+
+@lru_cache(maxsize=None)
+def _due_vacations_statement(vendor):
+    return written(due_vacations(EPOCH).values_list("pk")[:1], _due_vacations_params(EPOCH))
 
 
 def sweep(now):
