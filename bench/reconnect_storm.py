@@ -9,7 +9,8 @@ and the other games' move latency meanwhile.
 On one Tessera server (SQLite and the in-memory layer, or with `--backend pg1` PostgreSQL +
 Redis as bench/live_load.py's), `--games` games move once every `--think` seconds (2 players
 and 2 spectators each, bench/loadgen.py), and `--sockets` more spectator sockets watch
-`--sockets / 4` other games. After `--warmup` seconds every one of those sockets is cut at once
+`--sockets / 4` other games, from a process of their own (forked: the moving games' latencies are
+not the crowd's load on the load generator's loop). After `--warmup` seconds every one of those sockets is cut at once
 (the TCP connection aborted, as a dying server's are) and reconnects as the site's page does
 (static/js/socket.js): after 500 ms x 0.75-1.25, then doubling on each failure. A socket is
 back once its first snapshot arrived. Over the `--duration` seconds from the cut: the time for
@@ -84,28 +85,58 @@ class StormSocket(loadgen.RoomSocket):
                     return None
 
 
-async def storm(target, slots, storm_rooms, args, sample_servers):
+def crowd(target, storm_rooms, args, line):
+    """The storm's sockets, in a process of their own (forked before the movers' loop starts):
+    in the movers' process, the crowd's 2,000 handshakes and snapshots held that process's
+    loop for up to 450 ms at a time, and the moves it measured meanwhile counted the load
+    generator's own wait. Opens the sockets, says how many are open, cuts them all when told
+    (`("cut", at)`), and sends back each socket's seconds to its first snapshot again."""
+    async def run():
+        stats = loadgen.Stats()
+        watchers = loadgen.LiveGame(stats, loadgen.Window(10 ** 9, 0))   # they count no moves
+        gate = asyncio.Semaphore(loadgen.CONNECTS_AT_ONCE)
+        sockets = [(StormSocket(watchers, None, 0), room)
+                   for room in storm_rooms for _ in range(SOCKETS_PER_GAME)]
+
+        async def first_open(socket, room):
+            async with gate:
+                try:
+                    await socket.open(target, room, None)
+                except Exception:
+                    stats.errors["connect_failed"] += 1
+        await asyncio.gather(*(first_open(s, room) for s, room in sockets))
+        sockets = [(s, room) for s, room in sockets if s.ws is not None]
+        loop = asyncio.get_running_loop()
+        line.send(("open", len(sockets)))
+        order, _ = await loop.run_in_executor(None, line.recv)
+        assert order == "cut"
+        cut_at = time.perf_counter()
+        cpu_before = time.process_time()
+        for socket, _ in sockets:
+            await socket.cut()
+        rng = random.Random(11)
+        back_gate = asyncio.Semaphore(args.at_once)
+        comebacks = await asyncio.gather(*(socket.come_back(target, room, cut_at, back_gate, rng)
+                                           for socket, room in sockets))
+        all_back = time.perf_counter() - cut_at
+        line.send(("back", {"comebacks": comebacks, "all_back_s": all_back,
+                            "cpu_s": time.process_time() - cpu_before, "errors": dict(stats.errors)}))
+        await loop.run_in_executor(None, line.recv)   # closed when the window is over
+        await asyncio.gather(*(socket.close() for socket, _ in sockets))
+    asyncio.run(run())
+
+
+async def storm(target, slots, args, sample_servers, line):
     stats = loadgen.Stats()
     gate = asyncio.Semaphore(loadgen.CONNECTS_AT_ONCE)
     window = loadgen.Window(time.perf_counter() + 10 ** 6, args.duration)
+    loop = asyncio.get_running_loop()
     firsts = []
     for slot in slots:
         game = loadgen.LiveGame(stats, window)
         firsts.append((game, loadgen.open_sockets(target, slot.rooms[0], slot.sessions, game, gate)))
     opened = await asyncio.gather(*(coroutine for _, coroutine in firsts))
-
-    watchers = loadgen.LiveGame(stats, window)   # the storm's sockets: no moves on their games
-    storm_sockets = [(StormSocket(watchers, None, 0), room)
-                     for room in storm_rooms for _ in range(SOCKETS_PER_GAME)]
-
-    async def first_open(socket, room):
-        async with gate:
-            try:
-                await socket.open(target, room, None)
-            except Exception:
-                stats.errors["connect_failed"] += 1
-    await asyncio.gather(*(first_open(s, room) for s, room in storm_sockets))
-    storm_sockets = [(s, room) for s, room in storm_sockets if s.ws is not None]
+    _, storm_sockets = await loop.run_in_executor(None, line.recv)
 
     rng = random.Random(11)
     tasks = [asyncio.create_task(loadgen.play_slot(target, slot, stats, window, args.think,
@@ -113,17 +144,14 @@ async def storm(target, slots, storm_rooms, args, sample_servers):
              for slot, (game, _), sockets in zip(slots, firsts, opened)]
     await asyncio.sleep(args.warmup)
 
-    # The cut: every storm socket at once, then each comes back on its own.
+    # The cut: every storm socket at once (in the crowd's process), then each comes back on
+    # its own.
     cut_at = time.perf_counter()
     window.start, window.end = cut_at, cut_at + args.duration
     cpu_before, _ = sample_servers()
     load_before = time.process_time()
-    for socket, _ in storm_sockets:
-        await socket.cut()
-    back_gate = asyncio.Semaphore(args.at_once)
-    comebacks = await asyncio.gather(*(socket.come_back(target, room, cut_at, back_gate, rng)
-                                       for socket, room in storm_sockets))
-    all_back = time.perf_counter() - cut_at
+    line.send(("cut", cut_at))
+    _, crowd = await loop.run_in_executor(None, line.recv)
     await asyncio.sleep(max(0.0, window.end - time.perf_counter()))
     cpu_after, rss = sample_servers()
     load_cpu = time.process_time() - load_before
@@ -131,21 +159,25 @@ async def storm(target, slots, storm_rooms, args, sample_servers):
     await asyncio.wait(tasks, timeout=loadgen.BROADCAST_TIMEOUT + 5)
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*(socket.close() for socket, _ in storm_sockets))
+    line.send(("close", None))
+    comebacks = crowd["comebacks"]
     back = [seconds for seconds in comebacks if seconds is not None]
+    for error, count in crowd["errors"].items():
+        stats.errors[error] += count
     return {
-        "sockets": len(storm_sockets),
+        "sockets": storm_sockets,
         "back": loadgen.percentiles(back),
         "not_back": len(comebacks) - len(back),
-        "all_back_s": all_back,
+        "all_back_s": crowd["all_back_s"],
         "moves": {role: loadgen.percentiles(stats.latencies[role]) for role in loadgen.ROLES},
         "carried": stats.carried / args.duration,
         "stuck": stats.stuck,
         "errors": dict(stats.errors),
         "server_cpu_s": cpu_after - cpu_before,
-        # The load generator's own CPU over the window: near the window's length, its one core
-        # was full and the latencies it reports include its own wait.
-        "load_cpu_s": load_cpu,
+        # The load generator's own CPU over the window (both its processes): near the
+        # window's length, its one core was full and the latencies it reports include its
+        # own wait.
+        "load_cpu_s": load_cpu + crowd["cpu_s"],
         "cut_at": cut_at,
         "rss_mb": rss / 2 ** 20,
     }
@@ -176,8 +208,17 @@ def measure(bench, backend, kind, args):
         os.environ.pop("LIVE_TRACE", None)
     try:
         target = loadgen.Target("tessera", [s.url for s in servers])
-        figures = asyncio.run(storm(target, slots, made["spectator_games"], args,
-                                    live_load.sampler(servers)))
+        import multiprocessing
+        line, crowd_line = multiprocessing.Pipe()
+        crowd_process = multiprocessing.get_context("fork").Process(
+            target=crowd, args=(target, made["spectator_games"], args, crowd_line))
+        crowd_process.start()
+        try:
+            figures = asyncio.run(storm(target, slots, args, live_load.sampler(servers), line))
+        finally:
+            crowd_process.join(timeout=30)
+            if crowd_process.is_alive():
+                crowd_process.kill()
     finally:
         for server in servers:
             server.stop()
@@ -255,6 +296,8 @@ def main(argv=None):
     parser.add_argument("--trace", type=Path, help="have the servers stamp each move's steps "
                         "(live.tracing) into this folder, and print where the storm's moves waited")
     args = parser.parse_args(argv)
+    if args.trace:
+        args.trace.mkdir(parents=True, exist_ok=True)   # the servers write into it, or nothing
     fitting = raise_file_limit(args.sockets + 4 * args.games)
     if fitting < args.sockets + 4 * args.games:
         args.sockets = max(0, fitting - 4 * args.games)

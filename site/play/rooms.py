@@ -14,12 +14,18 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from live import lanes
+from live import admission, lanes
 from play import presence, services
 
 logger = logging.getLogger(__name__)
 
 PRESENCE_DEBOUNCE = 0.5
+# While a crowd of connections waits to be let in (live.admission.crowded(): a restart's
+# pages coming back), presence news waits for it, up to this many seconds from the first
+# change: each round of news goes to every socket of each game changed, and a crowd let in
+# over 4 s, a game's sockets one by one, made a round per socket of each game instead of
+# one (a third more of the server's CPU in the storm, bench/reconnect_storm.py).
+PRESENCE_CROWD_WAIT = 5.0
 # Ring a little after the expiry, so the server's "now" is surely past it.
 TIMER_SLACK = 0.05
 
@@ -123,8 +129,16 @@ def presence_changed(game_id):
     # (A handle of another loop is one that will never ring: tests run a loop each.)
     if _flush["handle"] is None or _flush["loop"] is not loop:
         _flush["loop"] = loop
-        _flush["handle"] = loop.call_later(
-            PRESENCE_DEBOUNCE, lambda: asyncio.ensure_future(_announce_presence()))
+        _flush["since"] = loop.time()
+        _flush["handle"] = loop.call_later(PRESENCE_DEBOUNCE, _presence_due_now)
+
+
+def _presence_due_now():
+    loop = _flush["loop"]
+    if admission.crowded() and loop.time() - _flush["since"] < PRESENCE_CROWD_WAIT:
+        _flush["handle"] = loop.call_later(PRESENCE_DEBOUNCE, _presence_due_now)
+        return
+    asyncio.ensure_future(_announce_presence())
 
 
 async def _announce_presence():

@@ -54,15 +54,15 @@ application = ServerLifecycle(ProtocolTypeRouter(
         # The API's game actions made with a token take a short way in (api.door).
         "http": ActionDoor(django_asgi_app, answered=metrics.http_answered,
                            started=context.request_started),
-        "websocket": SameOriginValidator(
+        "websocket": admission.Handshakes(SameOriginValidator(
             SessionAuthMiddleware(URLRouter(routing.websocket_urlpatterns))
-        ),
+        )),
     }
 ))
 serve_when_running()
 # Autobahn's debug lines drawn only when written: not on every frame and handshake.
 autobahn_logs.defer()
-# A crowd of new connections let in a few per turn of the loop, waiting in a long queue.
+# A crowd of connections let in (and their ends taken) a few per turn of the loop.
 admission.pace()
 # Daphne's check of its connections (timeouts, pings) a slice at a time, not all every 2 s.
 daphne_checks.spread()

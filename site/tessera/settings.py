@@ -340,9 +340,13 @@ LIVE_KEEPALIVE = env_number("LIVE_KEEPALIVE", 30, float)
 # the token is checked again (a revoked one ends the stream there).
 API_STREAM_KEEPALIVE = env_number("API_STREAM_KEEPALIVE", 7, float)
 # A crowd of new connections (a restart's pages coming back) is let in this many per turn of
-# the event loop, waiting in a listening queue of this length meanwhile (live.admission).
+# the event loop, waiting in a listening queue of this length meanwhile; their first requests
+# and the ends of lost connections are taken this many per turn; and this many websocket
+# handshakes go through the application at once (live.admission).
 LIVE_ACCEPTS_PER_TURN = env_number("LIVE_ACCEPTS_PER_TURN", 8)
 LIVE_ACCEPT_BACKLOG = env_number("LIVE_ACCEPT_BACKLOG", 4096)
+LIVE_CROWD_PER_TURN = env_number("LIVE_CROWD_PER_TURN", 16)
+LIVE_CONNECTING = env_number("LIVE_CONNECTING", 32)
 # The sweeper (games whose time is up, presence of dead processes, abandoned seeks).
 LIVE_SWEEP = env_number("LIVE_SWEEP", 2, float)
 # A closed lobby socket still counts for this many seconds (a page reload is not a departure):
