@@ -19,11 +19,24 @@ def unpaced():
     return getattr(tcp.Port.doRead, "unpaced", tcp.Port.doRead)
 
 
+def undone_after_the_test(monkeypatch):
+    """pace()'s other swaps, as they are now, put back after the test (pace() is once per
+    process: left swapped, a later test of this worker would meet them where it looks for
+    Daphne's own, as tests/ws/test_http_log.py does)."""
+    from daphne.http_protocol import HTTPFactory
+    from twisted.internet.asyncioreactor import AsyncioSelectorReactor
+
+    monkeypatch.setattr(daphne_server, "serverFromString", daphne_server.serverFromString)
+    monkeypatch.setattr(HTTPFactory, "buildProtocol", HTTPFactory.buildProtocol)
+    monkeypatch.setattr(AsyncioSelectorReactor, "_disconnectSelectable",
+                        AsyncioSelectorReactor._disconnectSelectable)
+
+
 @pytest.fixture
 def paced(monkeypatch):
     # The swaps undone after the test (pace() is once per process).
     monkeypatch.setattr(tcp.Port, "doRead", unpaced())
-    monkeypatch.setattr(daphne_server, "serverFromString", daphne_server.serverFromString)
+    undone_after_the_test(monkeypatch)
     admission.pace()
 
 
@@ -69,6 +82,7 @@ def test_daphne_listens_with_a_long_queue(settings, monkeypatch):
     settings.LIVE_ACCEPT_BACKLOG = 1234
     seen = []
     monkeypatch.setattr(tcp.Port, "doRead", unpaced())
+    undone_after_the_test(monkeypatch)
     # Twisted's serverFromString as daphne.server holds it, before the swap.
     monkeypatch.setattr(daphne_server, "serverFromString",
                         lambda reactor, description: seen.append(description))
