@@ -22,9 +22,8 @@ logger = logging.getLogger(__name__)
 PRESENCE_DEBOUNCE = 0.5
 # While a crowd of connections waits to be let in (live.admission.crowded(): a restart's
 # pages coming back), presence news waits for it, up to this many seconds from the first
-# change: each round of news goes to every socket of each game changed, and a crowd let in
-# over 4 s, a game's sockets one by one, made a round per socket of each game instead of
-# one (a third more of the server's CPU in the storm, bench/reconnect_storm.py).
+# change: each round of news goes to every socket of each game changed, and a crowd let in a
+# few at a time over seconds would make a round per socket of each game instead of one.
 PRESENCE_CROWD_WAIT = 5.0
 # Ring a little after the expiry, so the server's "now" is surely past it.
 TIMER_SLACK = 0.05
