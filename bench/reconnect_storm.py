@@ -9,12 +9,13 @@ and the other games' move latency meanwhile.
 On one Tessera server (SQLite and the in-memory layer, or with `--backend pg1` PostgreSQL +
 Redis as bench/live_load.py's), `--games` games move once every `--think` seconds (2 players
 and 2 spectators each, bench/loadgen.py), and `--sockets` more spectator sockets watch
-`--sockets / 4` other games, from a process of their own (forked: the moving games' latencies are
-not the crowd's load on the load generator's loop). After `--warmup` seconds every one of those sockets is cut at once
-(the TCP connection aborted, as a dying server's are) and reconnects as the site's page does
-(static/js/socket.js): after 500 ms x 0.75-1.25, then doubling on each failure. A socket is
-back once its first snapshot arrived. Over the `--duration` seconds from the cut: the time for
-the sockets to be back (p50/p99/max, from the cut), and the moving games' latency.
+`--sockets / 4` other games, from a process of their own (forked: the moving games' latencies
+are not the crowd's load on the load generator's loop). After `--warmup` seconds every one of
+those sockets is cut at once (the TCP connection aborted, as a dying server's are) and
+reconnects as the site's page does (static/js/socket.js): after 500 ms x 0.75-1.25, then
+doubling on each failure. A socket is back once its first snapshot arrived. Over the
+`--duration` seconds from the cut: the time for the sockets to be back (p50/p99/max, from the
+cut), and the moving games' latency.
 
 Loopback only; handshakes in flight are bounded by `--at-once` (the clients' own jitter spreads
 them besides). The open-file limit is raised to its hard limit; fewer sockets than asked are
@@ -213,6 +214,7 @@ def measure(bench, backend, kind, args):
         crowd_process = multiprocessing.get_context("fork").Process(
             target=crowd, args=(target, made["spectator_games"], args, crowd_line))
         crowd_process.start()
+        crowd_line.close()   # the crowd's end is its own: its exit is an EOF here
         try:
             figures = asyncio.run(storm(target, slots, args, live_load.sampler(servers), line))
         finally:
