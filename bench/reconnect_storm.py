@@ -25,9 +25,11 @@ other, as bench/live_load.py; it prints figures, it is not a test.
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -193,7 +195,6 @@ def measure(bench, backend, kind, args):
             "spectator_games": storm_games}
     plan_path, result_path = backend.scratch / f"{label}-plan.json", backend.scratch / f"{label}-games.json"
     plan_path.write_text(json.dumps(plan))
-    import subprocess
     subprocess.run([sys.executable, str(HERE / "tessera_setup.py"), str(plan_path), str(result_path)],
                    cwd=backend.site_of(kind), env=backend.env(kind, label + "-setup"), check=True,
                    timeout=900)
@@ -209,7 +210,6 @@ def measure(bench, backend, kind, args):
         os.environ.pop("LIVE_TRACE", None)
     try:
         target = loadgen.Target("tessera", [s.url for s in servers])
-        import multiprocessing
         line, crowd_line = multiprocessing.Pipe()
         crowd_process = multiprocessing.get_context("fork").Process(
             target=crowd, args=(target, made["spectator_games"], args, crowd_line))
@@ -234,8 +234,6 @@ def measure_apart(bench, backend, kind, args):
     second tree's storm met a load generator that had run one already, and the same tree
     measured twice read other moves' p99 1003 ms first and 317 ms second (its crowd came
     back more slowly). Forked, each starts from the same state."""
-    import multiprocessing
-
     reading, writing = multiprocessing.Pipe(duplex=False)
 
     def run():

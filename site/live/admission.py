@@ -103,26 +103,26 @@ class PerTurn:
         """fn() now if this turn has room and nothing waits before it; else park() now (stop
         what would call again meanwhile) and fn() on a later turn."""
         try:
-            asyncio.get_running_loop()
+            loop = asyncio.get_running_loop()
         except RuntimeError:
             fn()   # no loop turning (a protocol driven by hand): nothing to spread
             return
         if not self.waiting and self.used < self.cap:
             self.used += 1
-            self._next_turn()
+            self._next_turn(loop)
             fn()
             return
         if park is not None:
             park()
         self.waiting.append(fn)
-        self._next_turn()
+        self._next_turn(loop)
 
-    def _next_turn(self):
+    def _next_turn(self, loop):
         if not self.turning:
             self.turning = True
-            asyncio.get_running_loop().call_soon(self._turn)
+            loop.call_soon(self._turn, loop)
 
-    def _turn(self):
+    def _turn(self, loop):
         self.turning = False
         self.used = 0
         while self.waiting and self.used < self.cap:
@@ -133,7 +133,7 @@ class PerTurn:
             except Exception:
                 logger.exception("a connection's deferred step failed")
         if self.waiting or self.used:
-            self._next_turn()
+            self._next_turn(loop)   # (the next turn's count starts from nothing)
 
 
 _crowd = None
