@@ -19,6 +19,8 @@ from django.dispatch import Signal
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
+from live import groups
+
 CLEAN_EVERY = 1.0
 
 # This process's subscriber to the channel layer's news reconnected (Redis restarted, the
@@ -67,7 +69,14 @@ class RedisNewsLayer(RedisPubSubChannelLayer):
 
     Its publishes wait, one at a time, on a lock per Redis host; here they queue instead and
     leave in pipelines, so under load one round trip carries the news of many moves, in the
-    order they were sent."""
+    order they were sent.
+
+    The site-wide groups (live.groups.site_wide: Watch, the lobby, each person's lobby
+    sockets) have no channel of their own: their news queued meanwhile leaves as one PUBLISH on
+    the site channel, which a process subscribes to once it has a member of any of them, and
+    each process hands each news to its own members of the group, if any. A move's news to the
+    Watch sockets and to both players' lobby sockets was three PUBLISHes besides the game's
+    (docs/measurements.md, "The site channel"), and each lobby socket's handshake a SUBSCRIBE."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,10 +85,37 @@ class RedisNewsLayer(RedisPubSubChannelLayer):
     async def group_send(self, group, message):
         await self.queue_publish(group, message)
 
+    async def group_add(self, group, channel):
+        layer = self._get_layer()
+        if not groups.site_wide(group):
+            return await layer.group_add(group, channel)
+        if channel not in layer.channels:
+            raise RuntimeError(f"group_add({group!r}, {channel!r}): the channel is not this "
+                               "process's (see channels-redis's group_add)")
+        layer.groups.setdefault(layer._get_group_channel_name(group), set()).add(channel)
+        site = site_channel(layer)
+        await layer._get_shard(site).subscribe(site)
+
+    async def group_discard(self, group, channel):
+        layer = self._get_layer()
+        if not groups.site_wide(group):
+            return await layer.group_discard(group, channel)
+        # The site channel stays subscribed: the process hears it as long as it runs.
+        name = layer._get_group_channel_name(group)
+        members = layer.groups.get(name)
+        if members is not None:
+            members.discard(channel)
+            if not members:
+                del layer.groups[name]
+
     async def group_send_all(self, events):
         """Send (group, message) pairs in order, in the same pipelines (live.outbox)."""
-        sent = [self.queue_publish(group, message) for group, message in events]
-        await asyncio.gather(*sent)
+        layer = self._get_layer()
+        queued = {}
+        for group, message in events:
+            publisher, item = self._queued(layer, group, message)
+            queued.setdefault(publisher, []).append(item)
+        await asyncio.gather(*(publisher.publish(items) for publisher, items in queued.items()))
 
     def _get_layer(self):
         layer = super()._get_layer()
@@ -89,27 +125,50 @@ class RedisNewsLayer(RedisPubSubChannelLayer):
         return layer
 
     def queue_publish(self, group, message):
-        layer = self._get_layer()
+        publisher, item = self._queued(self._get_layer(), group, message)
+        return publisher.publish([item])
+
+    def _queued(self, layer, group, message):
+        """(the publisher of the group's Redis host, what it publishes for this message)."""
+        if groups.site_wide(group):
+            return (self._publisher(layer, site_channel(layer)),
+                    (None, [group, self.serialize(message)]))
         channel = layer._get_group_channel_name(group)
+        return self._publisher(layer, channel), (channel, self.serialize(message))
+
+    def _publisher(self, layer, channel):
         shard = layer._get_shard(channel)
         publisher = self._publishers.get(shard)
         if publisher is None or publisher.loop is not asyncio.get_running_loop():
-            publisher = self._publishers[shard] = Publisher(shard.host)
-        return publisher.publish(channel, self.serialize(message))
+            publisher = self._publishers[shard] = Publisher(shard.host, site_channel(layer),
+                                                            self.serialize)
+        return publisher
+
+
+def site_channel(layer):
+    """The Redis channel of the site-wide groups' news (RedisNewsLayer)."""
+    return f"{layer.prefix}__site__"
 
 
 class Publisher:
-    """PUBLISHes to one Redis host, in order, as pipelines of whatever queued meanwhile."""
+    """PUBLISHes to one Redis host, in order, as pipelines of whatever queued meanwhile; the
+    site-wide groups' news of a pipeline in one PUBLISH on the site channel, as a list of
+    [group, message] in the order they were sent."""
 
-    def __init__(self, host):
+    def __init__(self, host, site, serialize):
         self.loop = asyncio.get_running_loop()
         self.redis = Redis(connection_pool=create_pool(host))
-        self.queued = []
+        self.site = site
+        self.serialize = serialize
+        self.queued = []  # (channel, data); for the site channel (None, [group, data])
+        self.waiting = []  # a future per publish() call, done once its items have left
         self.task = None
 
-    def publish(self, channel, data):
+    def publish(self, items):
+        """Queue (channel, data) items; the future returned is done once they have left."""
         done = self.loop.create_future()
-        self.queued.append((channel, data, done))
+        self.queued.extend(items)
+        self.waiting.append(done)
         if self.task is None or self.task.done():
             self.task = self.loop.create_task(self.drain())
         return done
@@ -117,23 +176,41 @@ class Publisher:
     async def drain(self):
         while self.queued:
             batch, self.queued = self.queued, []
+            waiting, self.waiting = self.waiting, []
             try:
                 pipe = self.redis.pipeline(transaction=False)
-                for channel, data, _ in batch:
-                    pipe.publish(channel, data)
+                site_wide = []
+                for channel, data in batch:
+                    if channel is None:
+                        site_wide.append(data)
+                    else:
+                        pipe.publish(channel, data)
+                if site_wide:
+                    pipe.publish(self.site, self.serialize({"news": site_wide}))
                 await pipe.execute()
             except Exception as error:
-                for *_, done in batch:
+                for done in waiting:
                     if not done.done():
                         done.set_exception(error)
                 continue
-            for *_, done in batch:
+            for done in waiting:
                 if not done.done():
                     done.set_result(None)
 
 
 class NewsShard(RedisSingleShardConnection):
-    """channels-redis's connection to one Redis host, whose subscriber tells of its reconnects."""
+    """channels-redis's connection to one Redis host, whose subscriber tells of its reconnects
+    and hands the site channel's news to this process's members of each group."""
+
+    def _receive_message(self, message):
+        layer = self.channel_layer
+        if message is None or _text(message["channel"]) != site_channel(layer):
+            return super()._receive_message(message)
+        for group, data in layer.channel_layer.deserialize(message["data"])["news"]:
+            for name in layer.groups.get(layer._get_group_channel_name(group), ()):
+                queue = layer.channels.get(name)
+                if queue is not None:
+                    queue.put_nowait(data)
 
     def _ensure_redis(self):
         if self._redis is None:
@@ -150,3 +227,7 @@ class NewsPubSub(PubSub):
         await super().on_connect(connection)
         if again:
             news_missed.send(sender=type(self))
+
+
+def _text(name):
+    return name.decode() if isinstance(name, bytes) else name
