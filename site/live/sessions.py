@@ -16,6 +16,9 @@ session. So:
   session again on the database thread that runs them, before the change, in case the news
   above was lost (one read of the session row and the user row, beside the change's own
   queries; the session is decoded and its hash checked again only when those rows changed).
+  A move, a resignation, an abort or a claim reads them in its first statement, with the
+  lock of its game's row (`rides_on_lock`, play.services.in_locked_game), and changes
+  nothing if the log-in has ended.
 
 A closed socket gets close code 4001; the page reconnects, and its new handshake is that of a
 visitor (or of the new session).
@@ -25,12 +28,13 @@ token: it also joins the token's `token-<id>` group, whose revocation (api.token
 at once with 4001; a change to the account asks whether the token still holds (its owner
 deactivated); and each change it makes checks the token again instead of a session.
 """
+import contextvars
 import functools
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db import connections, router
+from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models.signals import post_save
 from django.utils import timezone
 
@@ -57,7 +61,12 @@ def still_logged_in(key, user_id):
     # depends on (the session row, unexpired, and the user's password and active flag) is
     # taken every time; the full check runs again only when any of it changed since the
     # last check of this process, the socket's handshake's included (live.auth.verdicts).
-    row = _session_and_user(key, user_id)
+    return judged(key, user_id, _session_and_user(key, user_id))
+
+
+def judged(key, user_id, row):
+    """(database thread) still_logged_in()'s verdict on what its read found: `row` is the
+    session's stored data, the user's password hash and active flag, or None."""
     if row is None:
         return False
     kept = verdicts.get((key, user_id))
@@ -128,14 +137,69 @@ def token_checked(service, token_id):
 
 def checked(service, key, user_id):
     """`service`, run after checking that the socket's session still names its user (on the
-    same database thread, so the check costs no extra hop)."""
+    same database thread, so the check costs no extra hop). A service marked `rides_on_lock`
+    has its first statement read the session too (riding())."""
 
     def run(*args, **kwargs):
+        if getattr(service, "rides_on_lock", False) and can_ride(key, user_id):
+            check = Riding(key, user_id)
+            pending = _riding.set(check)
+            try:
+                result = service(*args, **kwargs)
+            finally:
+                _riding.reset(pending)
+            if not check.taken:  # marked so, it never read the session: a mistake here
+                raise RuntimeError(f"{service.__qualname__} never read the session it rides on")
+            return result
         if not still_logged_in(key, user_id):
             raise SessionEnded()
         return service(*args, **kwargs)
 
     return run
+
+
+def rides_on_lock(service):
+    """Mark `service` as one whose first statement locks its game's row (as
+    play.services.in_locked_game does, taking riding()): checked() lets the session check ride
+    on that statement."""
+    service.rides_on_lock = True
+    return service
+
+
+# The session check of a service marked `rides_on_lock`: its game's lock reads the session row
+# and the user row in the same statement (play.statements.game_and_session), one round trip
+# less for every move.
+class Riding:
+    def __init__(self, key, user_id):
+        self.key, self.user_id, self.taken = key, user_id, False
+
+    def judge(self, row):
+        """Raise SessionEnded unless what the lock's statement read says the session still
+        names the user (judged())."""
+        if not judged(self.key, self.user_id, row):
+            raise SessionEnded()
+
+
+_riding = contextvars.ContextVar("live_session_riding", default=None)
+
+
+def riding():
+    """(database thread) The session check that rides on the caller's first statement, taken
+    from the running service; None when it has none (it checked already, or runs
+    unchecked: a computer, a sweep)."""
+    check = _riding.get()
+    if check is None or check.taken:
+        return None
+    check.taken = True
+    return check
+
+
+def can_ride(key, user_id):
+    from django.contrib.sessions.models import Session
+
+    return (key is not None and user_id is not None
+            and settings.SESSION_ENGINE == DB_SESSIONS
+            and router.db_for_read(Session) == DEFAULT_DB_ALIAS)
 
 
 # -- news for the sockets ------------------------------------------------------------------------

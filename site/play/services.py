@@ -37,6 +37,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import games
+from live import sessions
 from live.sockets import Refusal
 from live.sql import create, update
 from play import broadcast, lapses, positions, presence, statements
@@ -258,7 +259,12 @@ def in_locked_game(game_id, user, step, *args, now=None):
     alone. A refusal from the step rolls everything back, except an end that was due."""
     try:
         with transaction.atomic():
-            game = statements.game(game_id, lock=True)
+            check = sessions.riding()
+            if check is None:
+                game = statements.game(game_id, lock=True)
+            else:
+                game, session = statements.game_and_session(game_id, check.key, check.user_id)
+                check.judge(session)  # a log-in that has ended changes nothing
             if (locked := _locked.get()) is not None:
                 locked.append(game)  # acted(): the game after the change, for its answer
             now = received_at(game, now)
@@ -286,6 +292,7 @@ def received_at(game, now):
     return now
 
 
+@sessions.rides_on_lock
 def play(game_id, user, ply, action, now=None, takebacks=None, thinking_since=None):
     """Make `action` at `ply`. Returns the messages for the sender alone (a `repeat`); the
     action itself is broadcast to the group. `takebacks`: the number of takebacks the mover
@@ -304,14 +311,17 @@ def clock_start(game: Game, player: PlayerIndex, at: datetime) -> datetime | Non
     return at
 
 
+@sessions.rides_on_lock
 def resign(game_id, user, ply, now=None):
     return in_locked_game(game_id, user, do_resign, ply, now=now)
 
 
+@sessions.rides_on_lock
 def abort(game_id, user, ply, now=None):
     return in_locked_game(game_id, user, do_abort, ply, now=now)
 
 
+@sessions.rides_on_lock
 def claim_victory(game_id, user, ply, now=None):
     """Claim the win of a realtime game the opponent has left (play.lapses.claim_after)."""
     return in_locked_game(game_id, user, do_claim_victory, ply, now=now)

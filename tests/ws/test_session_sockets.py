@@ -2,12 +2,16 @@
 that session, a password change or a deactivation closes the sockets whose session no longer
 holds, and an action re-reads the session before it changes anything. Through the real ASGI
 application and the channel layer, as a second server process would send the news."""
+from datetime import timedelta
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.test import Client
+from django.utils import timezone
 
+from play.models import Action
 from talk.models import ChatLine
 from tests.ws.messages import WAIT
 from tests.ws.sockets import HOST, ORIGIN, Socket, run
@@ -105,10 +109,13 @@ def test_an_action_rereads_the_session_before_it_changes_anything(users, new_gam
 
 
 def behind_the_back(change, user):
-    """Log `user` out, change their password or deactivate them without a save: no signal, so
-    no news reaches their sockets; only the check on each action can notice."""
+    """Log `user` out, let their session expire, change their password or deactivate them
+    without a save: no signal, so no news reaches their sockets; only the check on each action
+    can notice."""
     if change == "logged out":
         Session.objects.all().delete()
+    elif change == "expired":
+        Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
     else:
         fields = {"password": "!changed"} if change == "password" else {"is_active": False}
         get_user_model().objects.filter(pk=user.pk).update(**fields)
@@ -159,3 +166,46 @@ def test_the_first_action_after_the_handshake_rereads_the_session(users, new_gam
     run(scenario)
     game.refresh_from_db()
     assert game.is_active
+
+
+@pytest.mark.parametrize("change", ["logged out", "expired", "password", "deactivation"])
+def test_a_move_whose_log_in_ended_changes_nothing(users, new_game, change):
+    """A move reads the session in the statement that locks its game (live.sessions.riding):
+    after a good move, a log-in ended behind the sockets' back refuses the next one, stores
+    nothing and closes the socket, as the separate read did."""
+    alice, bob = users("alice", "bob")
+    game = new_game([alice, bob], "hadron", {"size": 5})
+    _, alices = logged_in(alice)
+    _, bobs = logged_in(bob)
+
+    async def scenario():
+        first, second = Socket(game.pk, headers=alices), Socket(game.pk, headers=bobs)
+        await first.open()
+        await second.open()
+        await first.send(type="play", ply=0, action="c3")
+        await second.expect("action")
+        await sync_to_async(behind_the_back)(change, bob)
+        await second.send(type="play", ply=1, action="a1")
+        await second.error("session_ended")
+        assert await close_code(second) == 4001
+
+    run(scenario)
+    assert list(Action.objects.filter(game=game).values_list("ply", "action")) == [(0, "c3")]
+    game.refresh_from_db()
+    assert game.ply_count == 1 and game.is_active
+
+
+def test_a_service_marked_to_ride_on_its_lock_that_never_reads_the_session_fails(users):
+    """live.sessions.rides_on_lock on a service whose first statement is not its game's lock
+    would let it change things unchecked: checked() says so instead of answering."""
+    from live import sessions
+
+    alice, = users("alice")
+    client, _ = logged_in(alice)
+
+    @sessions.rides_on_lock
+    def forgetful():
+        return ["done"]
+
+    with pytest.raises(RuntimeError, match="never read the session"):
+        sessions.checked(forgetful, client.session.session_key, alice.pk)()
