@@ -434,6 +434,16 @@ def print_results(results):
             echo = next((e["figures"] for e in results if e["backend"] == r["backend"]
                          and e["run"] == r["run"] and e["server"] == "echo"), None) or {}
             print(move_row(r["backend"], r["run"], r["server"], r["figures"], echo))
+    paired = [r for r in moves if r["server"] != "echo" and r["figures"].get("each")]
+    if paired:
+        print("\nEach repeat against the echo room's of the same repeat (they took turns): "
+              "moves/s T/E, CPU per move T/E")
+        for r in paired:
+            echo = next((e["figures"] for e in results if e["backend"] == r["backend"]
+                         and e["run"] == r["run"] and e["server"] == "echo"), {})
+            cells = [f"{ratio(t['carried'], e['carried'])}/{ratio(t['cpu_ms_per_move'], e['cpu_ms_per_move'])}"
+                     for t, e in zip(r["figures"]["each"], echo.get("each", []))]
+            print(f"  {r['backend']:7} {r['run']:8} {r['server']:7} {'  '.join(cells)}")
     periodic = [r for r in results if r["figures"].get("periodic")]
     if periodic:
         print("\nPeriodic work in the window (live.periodic), per run, ms p99/max: the event loop "
@@ -538,13 +548,16 @@ def main(argv=None):
             backend.migrate()
             speeds.append(speed_probe(cores[0]))
             for run in args.runs:
-                for kind in ("echo", "base", "tessera") if args.base else ("echo", "tessera"):
-                    repeats = []
-                    for attempt in range(args.repeat):
+                kinds = ("echo", "base", "tessera") if args.base else ("echo", "tessera")
+                repeats = {kind: [] for kind in kinds}
+                # The servers take turns, repeat by repeat: a slow spell of the host falls on
+                # all of them, not on the repeats of one.
+                for attempt in range(args.repeat):
+                    for kind in kinds:
                         label = f"{run['name']}-{attempt}"
                         started = time.monotonic()
                         try:
-                            repeats.append(bench.measure(backend, run, kind, label))
+                            repeats[kind].append(bench.measure(backend, run, kind, label))
                         except Exception as error:
                             # One measurement that could not even connect (a handshake given
                             # up on a loaded machine) must not lose the others' figures.
@@ -553,9 +566,14 @@ def main(argv=None):
                             continue
                         print(f"  {backend_name} {run['name']} {kind} #{attempt + 1}: "
                               f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-                    if not repeats:
+                for kind in kinds:
+                    if not repeats[kind]:
                         continue
-                    figures = loadgen.median_summary(repeats)
+                    figures = loadgen.median_summary(repeats[kind])
+                    if args.repeat > 1:
+                        figures["each"] = [{"carried": r.get("carried"),
+                                            "cpu_ms_per_move": r.get("cpu_ms_per_move")}
+                                           for r in repeats[kind]]
                     results.append({"backend": backend_name, "run": run["name"], "server": kind,
                                     "processes": backend.processes, "figures": figures})
                     if args.json:   # as it goes: what was measured survives a later failure
