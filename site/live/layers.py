@@ -202,10 +202,15 @@ class NewsShard(RedisSingleShardConnection):
     """channels-redis's connection to one Redis host, whose subscriber tells of its reconnects
     and hands the site channel's news to this process's members of each group."""
 
+    def __init__(self, host, channel_layer):
+        super().__init__(host, channel_layer)
+        site = site_channel(channel_layer)
+        self.site_names = (site, site.encode())  # redis-py gives the name as bytes
+
     def _receive_message(self, message):
-        layer = self.channel_layer
-        if message is None or _text(message["channel"]) != site_channel(layer):
+        if message is None or message["channel"] not in self.site_names:
             return super()._receive_message(message)
+        layer = self.channel_layer
         for group, data in layer.channel_layer.deserialize(message["data"])["news"]:
             for name in layer.groups.get(layer._get_group_channel_name(group), ()):
                 queue = layer.channels.get(name)
@@ -227,7 +232,3 @@ class NewsPubSub(PubSub):
         await super().on_connect(connection)
         if again:
             news_missed.send(sender=type(self))
-
-
-def _text(name):
-    return name.decode() if isinstance(name, bytes) else name

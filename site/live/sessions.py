@@ -84,25 +84,41 @@ def _session_and_user(key, user_id):
     from django.contrib.sessions.models import Session
 
     alias = router.db_for_read(Session)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(_read_sql(alias), [
-            key, connection.ops.adapt_datetimefield_value(timezone.now()), user_id])
+    with connections[alias].cursor() as cursor:
+        cursor.execute(_read_sql(alias), read_params(key, user_id, alias))
         return cursor.fetchone()
 
 
 @functools.cache
 def _read_sql(alias):
     """The read of _session_and_user for one database, written once per process."""
+    columns, session, user, on_session, on_user = _read_parts(alias)
+    return f"SELECT {columns} FROM {session} s, {user} u WHERE {on_session} AND {on_user}"
+
+
+@functools.cache
+def joined_read(alias):
+    """(columns, joins): the same read as parts of another statement on the database `alias`
+    (play.statements.game_and_session), its parameters read_params(); the columns are NULL
+    where the session (unexpired) or the user is missing (Riding.judge)."""
+    columns, session, user, on_session, on_user = _read_parts(alias)
+    return columns, f"LEFT JOIN {session} s ON {on_session} LEFT JOIN {user} u ON {on_user}"
+
+
+def _read_parts(alias):
     from django.contrib.sessions.models import Session
 
     quote = connections[alias].ops.quote_name
     session, user = Session._meta, get_user_model()._meta
-    return (f"SELECT s.{quote('session_data')}, u.{quote(user.get_field('password').column)}, "
-            f"u.{quote(user.get_field('is_active').column)} "
-            f"FROM {quote(session.db_table)} s, {quote(user.db_table)} u "
-            f"WHERE s.{quote('session_key')} = %s AND s.{quote('expire_date')} > %s "
-            f"AND u.{quote(user.pk.column)} = %s")
+    return (f"s.{quote('session_data')}, u.{quote(user.get_field('password').column)}, "
+            f"u.{quote(user.get_field('is_active').column)}",
+            quote(session.db_table), quote(user.db_table),
+            f"s.{quote('session_key')} = %s AND s.{quote('expire_date')} > %s",
+            f"u.{quote(user.pk.column)} = %s")
+
+
+def read_params(key, user_id, alias):
+    return [key, connections[alias].ops.adapt_datetimefield_value(timezone.now()), user_id]
 
 
 class SessionEnded(Refusal):
@@ -173,9 +189,10 @@ class Riding:
     def __init__(self, key, user_id):
         self.key, self.user_id, self.taken = key, user_id, False
 
-    def judge(self, row):
-        """Raise SessionEnded unless what the lock's statement read says the session still
-        names the user (judged())."""
+    def judge(self, columns):
+        """Raise SessionEnded unless what the lock's statement read of joined_read()'s columns
+        says the session still names the user (judged())."""
+        row = None if columns[0] is None or columns[1] is None else tuple(columns)
         if not judged(self.key, self.user_id, row):
             raise SessionEnded()
 

@@ -20,8 +20,8 @@ from functools import lru_cache
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models.base import ModelState
-from django.utils import timezone
 
+from live import sessions
 from live.sql import (converted, converters, fetch, insert_statement, quote, table,
                       update_statement)
 from play.models import Action, Game
@@ -76,37 +76,26 @@ def _found(game_id, rows, names, fields):
 @lru_cache(maxsize=None)
 def _game_and_session_read(vendor):
     """_game_read(vendor, lock=True) with, after the game's columns, what
-    live.sessions.still_logged_in reads: the session's stored data (while unexpired), the
-    user's password hash and active flag (NULL where either row is missing)."""
-    from django.contrib.sessions.models import Session
-
-    meta, session, user = Game._meta, Session._meta, get_user_model()._meta
+    live.sessions.still_logged_in reads (live.sessions.joined_read)."""
+    meta = Game._meta
     fields = tuple(meta.concrete_fields)
-    sql = ("SELECT {}, s.{}, u.{}, u.{} FROM {} g "
-           "LEFT JOIN {} s ON s.{} = %s AND s.{} > %s "
-           "LEFT JOIN {} u ON u.{} = %s WHERE g.{} = %s").format(
-        ", ".join(f"g.{quote(field.column)}" for field in fields),
-        quote(session.get_field("session_data").column), quote(user.get_field("password").column),
-        quote(user.get_field("is_active").column), table(Game),
-        quote(session.db_table), quote(session.get_field("session_key").column),
-        quote(session.get_field("expire_date").column),
-        quote(user.db_table), quote(user.pk.column), quote(meta.pk.column))
+    columns, joins = sessions.joined_read(connection.alias)
+    sql = "SELECT {}, {} FROM {} g {} WHERE g.{} = %s".format(
+        ", ".join(f"g.{quote(field.column)}" for field in fields), columns, table(Game), joins,
+        quote(meta.pk.column))
     if connection.features.has_select_for_update:
         sql += " FOR UPDATE OF g"  # the game's row alone: a session's is not locked
     return sql, [field.attname for field in fields], fields
 
 
 def game_and_session(game_id, key, user_id):
-    """(game(game_id, lock=True), what live.sessions.judged() takes of session `key` and
-    user `user_id`: a row, or None), in one statement: a move's session check rides on its
-    game's lock (live.sessions.riding)."""
+    """(game(game_id, lock=True), the columns of live.sessions.joined_read() for session `key`
+    and user `user_id`), in one statement: a move's session check rides on its game's lock
+    (live.sessions.riding)."""
     sql, names, fields = _game_and_session_read(connection.vendor)
     game_id = _game_id(game_id)
-    rows = fetch(sql, [key, connection.ops.adapt_datetimefield_value(timezone.now()), user_id,
-                       game_id])
-    found = _found(game_id, rows, names, fields)
-    session = tuple(rows[0][len(fields):])
-    return found, (None if session[0] is None or session[1] is None else session)
+    rows = fetch(sql, [*sessions.read_params(key, user_id, connection.alias), game_id])
+    return _found(game_id, rows, names, fields), rows[0][len(fields):]
 
 
 # What a socket's arrival needs of its game (play.services.arrive): its players, and since
