@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from live import process
 from live.models import Presence
-from live.sql import EPOCH, column, fetch, insert, prepared, read, table, written
+from live.sql import EPOCH, column, fetch, insert_rows, prepared, read, table, written
 
 # Presence rows are refreshed in batches of this many channel names per UPDATE.
 BATCH = 500
@@ -38,11 +38,20 @@ def when_gone(kind: str, hook) -> None:
 
 
 def arrive(kind: str, channel_name: str, user_id, game_id=None, now=None) -> None:
-    # A channel name is new with each socket: a plain INSERT (update_or_create's SELECT and two
-    # savepoints were a third of a handshake's statements), written once (live.sql).
+    arrive_all(kind, [(channel_name, user_id, game_id)], now)
+
+
+ARRIVING = ("kind", "channel_name", "user", "game_id", "opened_at", "seen_at")
+
+
+def arrive_all(kind: str, sockets, now=None) -> None:
+    """Count sockets that opened, (channel name, user id, game id) each. A channel name is new
+    with each socket: plain INSERTs (update_or_create's SELECT and two savepoints were a third
+    of a handshake's statements), written once (live.sql); a restart's crowd is counted in a
+    few writer jobs, and each job's rows go in one statement."""
     now = now or timezone.now()
-    insert(Presence, kind=kind, channel_name=channel_name, user=user_id, game_id=game_id,
-           opened_at=now, seen_at=now)
+    insert_rows(Presence, ARRIVING, [(kind, channel_name, user_id, game_id, now, now)
+                                     for channel_name, user_id, game_id in sockets])
 
 
 def still_here(channel_names, now=None) -> None:

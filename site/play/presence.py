@@ -147,14 +147,24 @@ def claimable_at(game, gone):
 
 def arrive(game, channel_name, user):
     """Count a socket that opened on the game page (its news is sent by play.rooms)."""
-    user = user if getattr(user, "is_authenticated", False) else None
-    ledger.arrive(KIND, channel_name, user.pk if user else None, game.pk)
-    seat = game.player_index(user)
-    if seat is not None and game.absent_since(seat) is not None:
-        # Back on the page: a claim against them is off.
-        setattr(game, f"absent{seat}_since", None)
-        # Written once (live.sql): every player's arrival on a page they had left pays it.
-        update(Game, game.pk, **{f"absent{seat}_since": None})
+    arrive_all([(game, channel_name, user)])
+
+
+def arrive_all(arrivals):
+    """Count sockets that opened on game pages, (game, channel name, user) each, in the
+    caller's order: their presence rows in one statement, then each player who is back."""
+    rows = []
+    for game, channel_name, user in arrivals:
+        user = user if getattr(user, "is_authenticated", False) else None
+        rows.append((channel_name, user.pk if user else None, game.pk))
+    ledger.arrive_all(KIND, rows)
+    for game, _, user in arrivals:
+        seat = game.player_index(user)
+        if seat is not None and game.absent_since(seat) is not None:
+            # Back on the page: a claim against them is off.
+            setattr(game, f"absent{seat}_since", None)
+            # Written once (live.sql): every player's arrival on a page they had left pays it.
+            update(Game, game.pk, **{f"absent{seat}_since": None})
 
 
 def announce(game_ids, now=None):

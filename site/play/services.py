@@ -177,17 +177,15 @@ def arrive(arrivals):
     for start in range(0, len(ids), ARRIVING_GAMES):
         # What arriving needs of a game: its players, and since when each has been away.
         found.update(statements.arriving(ids[start:start + ARRIVING_GAMES]))
-    counted = set()
+    # In the games' order: a player's arrival may UPDATE the game's row (absent no more), and
+    # two such jobs on two writer threads (or processes) that took the same games' rows in
+    # different orders would deadlock.
+    counting = [(found[game_id], channel_name, user)
+                for game_id, channel_name, user in sorted(arrivals, key=lambda arrival: arrival[0])
+                if game_id in found]
     with transaction.atomic():
-        # In the games' order: a player's arrival may UPDATE the game's row (absent no more),
-        # and two such jobs on two writer threads (or processes) that took the same games'
-        # rows in different orders would deadlock.
-        for game_id, channel_name, user in sorted(arrivals, key=lambda arrival: arrival[0]):
-            game = found.get(game_id)
-            if game is not None:
-                presence.arrive(game, channel_name, user)
-                counted.add(channel_name)
-    return counted
+        presence.arrive_all(counting)
+    return {channel_name for _, channel_name, _ in counting}
 
 
 # -- a restart's gap ---------------------------------------------------------------------------

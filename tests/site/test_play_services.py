@@ -463,8 +463,8 @@ def test_a_socket_joining_costs_five_statements(alice, bob):
 
 def test_sockets_arriving_together_are_counted_in_one_job(alice, bob, carol):
     """The game socket's arrival (services.arrive, gathered by live.lanes.Gathered): one read
-    of the games for the whole crowd and one INSERT per socket; a socket on a game that does
-    not exist is not counted, and a player back on the page is no longer away."""
+    of the games and one INSERT for the whole crowd; a socket on a game that does not exist is
+    not counted, and a player back on the page is no longer away."""
     from django.contrib.auth.models import AnonymousUser
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -478,13 +478,40 @@ def test_sockets_arriving_together_are_counted_in_one_job(alice, bob, carol):
     assert counted == {"chan.a", "chan.c", "chan.anon"}
     sent = [query["sql"].split()[0] for query in arriving.captured_queries
             if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT"))]
-    assert sent == ["SELECT", "INSERT", "UPDATE", "INSERT", "INSERT"], sent  # UPDATE: alice is back
+    assert sent == ["SELECT", "INSERT", "UPDATE"], sent  # UPDATE: alice is back
     assert not Presence.objects.filter(channel_name="chan.nowhere").exists()
     first.refresh_from_db()
     assert first.absent0_since is None and first.absent1_since is not None
     assert presence.presence_of(first) == services.snapshot_for(first.pk, alice)["presence"] == {
         "players_online": [True, False], "watchers": 1, "claimable_at": [None, None]}
     assert services.snapshot_for(second.pk, None)["presence"]["watchers"] == 1
+
+
+def test_a_crowds_presence_rows_go_in_a_few_statements_each_row_whole(alice, bob, monkeypatch):
+    """live.sql.insert_rows: ROWS_PER_INSERT rows per statement (SQLite's parameter limit),
+    the last one shorter; every row stored as the ORM would have stored it."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from live import sql
+
+    monkeypatch.setattr(sql, "ROWS_PER_INSERT", 2)
+    game = start(alice, bob)
+    names = [f"chan.crowd{number}" for number in range(5)]
+    with CaptureQueriesContext(connection) as arriving:
+        counted = services.arrive([(game.pk, name, AnonymousUser()) for name in names[:4]]
+                                  + [(game.pk, names[4], alice)])
+    assert counted == set(names)
+    inserts = [query["sql"] for query in arriving.captured_queries
+               if query["sql"].startswith("INSERT")]
+    assert len(inserts) == 3
+    rows = {row.channel_name: row for row in Presence.objects.filter(channel_name__in=names)}
+    assert set(rows) == set(names)
+    assert [rows[name].user_id for name in names] == [None, None, None, None, alice.pk]
+    assert {(row.kind, row.game_id, row.counts_until) for row in rows.values()} == {
+        (presence.KIND, game.pk, None)}
+    assert all(row.opened_at == row.seen_at is not None for row in rows.values())
+    assert presence.presence_of(game)["watchers"] == 4
 
 
 def test_sockets_arriving_together_take_the_games_rows_in_their_order(alice, bob, carol):

@@ -111,3 +111,65 @@ def test_the_buckets_in_redis_are_shared_and_refill(settings, monkeypatch):
     assert take("203.0.113.3", 8) == 0
     time.sleep(0.55)
     assert take("203.0.113.4", 7) == 0  # refilled at 2 a second
+
+
+def counted_calls(monkeypatch):
+    """The calls of the budget's script, each as its keyword arguments."""
+    calls, script_of_loop = [], budget._script
+
+    def counting():
+        script = script_of_loop()
+
+        async def call(**kwargs):
+            calls.append(kwargs)
+            return await script(**kwargs)
+        return call
+
+    monkeypatch.setattr(budget, "_script", counting)
+    return calls
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_takes_asked_together_go_in_one_call_and_see_each_others_tokens(settings, monkeypatch):
+    """A crowd's handshakes take their snapshots in one call of the script (live.budget.Takes):
+    takes from one address empty its bucket in the order they were asked, another address's
+    and an account's are their own."""
+    import asyncio
+
+    monkeypatch.setattr(budget, "shared", lambda: True)
+    settings.REDIS_URL = os.environ["REDIS_URL"]
+    settings.REDIS_PREFIX = f"tessera-budget-together-{os.getpid()}"
+    settings.LIVE_SNAPSHOT_BURST, settings.LIVE_SNAPSHOT_PER_SECOND = 2, 0.01
+    calls = counted_calls(monkeypatch)
+
+    async def together():
+        return await asyncio.gather(
+            *(budget.take_snapshot("203.0.113.5", None) for _ in range(3)),
+            budget.take_snapshot("203.0.113.6", 9), budget.take_snapshot("203.0.113.6", 9))
+
+    waits = async_to_sync(together)()
+    assert waits[:2] == [0, 0] and 0 < waits[2] <= 100
+    # The second take of 203.0.113.6 empties the account's bucket with its address's.
+    assert waits[3:] == [0, 0]
+    assert len(calls) == 1
+    assert calls[0]["args"][2:] == [1, 1, 1, 2, 2]
+    # Asked one after the other, each is a call of its own, and the buckets remember.
+    assert async_to_sync(budget.take_snapshot)("203.0.113.7", 9) > 0
+    assert async_to_sync(budget.take_snapshot)("203.0.113.7", None) == 0
+    assert len(calls) == 3
+
+
+def test_without_redis_every_take_of_a_call_is_allowed(settings, monkeypatch, caplog):
+    """The budget protects the site, it must not take it down: Redis gone, the takes asked
+    together are all allowed, and the failure is logged."""
+    import asyncio
+
+    monkeypatch.setattr(budget, "shared", lambda: True)
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    settings.LIVE_SNAPSHOT_BURST, settings.LIVE_SNAPSHOT_PER_SECOND = 1, 0.01
+
+    async def together():
+        return await asyncio.gather(*(budget.take_snapshot("203.0.113.8", 3) for _ in range(4)))
+
+    assert async_to_sync(together)() == [0.0] * 4
+    assert "Redis unavailable, allowing" in caplog.text
