@@ -29,11 +29,13 @@ def column(model, name):
 
 
 @lru_cache(maxsize=None)
-def _insert(vendor, model, names):
+def _insert(vendor, model, names, rows=1):
+    """The INSERT of `rows` rows of `model`'s fields `names`, and those fields."""
     fields = [model._meta.get_field(name) for name in names]
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+    row = "({})".format(", ".join(["%s"] * len(fields)))
+    sql = "INSERT INTO {} ({}) VALUES {}".format(
         table(model), ", ".join(quote(field.column) for field in fields),
-        ", ".join(["%s"] * len(fields)))
+        ", ".join([row] * rows))
     return sql, fields
 
 
@@ -71,13 +73,6 @@ def update_statement(model, pk, values):
 ROWS_PER_INSERT = 100
 
 
-@lru_cache(maxsize=128)
-def _insert_rows(vendor, model, names, count):
-    sql, fields = _insert(vendor, model, names)
-    row = "({})".format(", ".join(["%s"] * len(fields)))
-    return sql.rpartition(" VALUES ")[0] + " VALUES " + ", ".join([row] * count), fields
-
-
 def insert_rows(model, names, rows):
     """INSERT these rows of `model` (each the values of the fields `names`, in order) as
     `model.objects.create(...)` would store each, in one statement per ROWS_PER_INSERT; the
@@ -86,7 +81,7 @@ def insert_rows(model, names, rows):
     names = tuple(names)
     for start in range(0, len(rows), ROWS_PER_INSERT):
         chunk = rows[start:start + ROWS_PER_INSERT]
-        sql, fields = _insert_rows(connection.vendor, model, names, len(chunk))
+        sql, fields = _insert(connection.vendor, model, names, len(chunk))
         params = []
         for values in chunk:
             params += _saved(fields, values)
