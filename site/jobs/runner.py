@@ -58,6 +58,8 @@ from typing import Callable
 from django.conf import settings
 from django.db import transaction
 
+from live import outbox
+
 logger = logging.getLogger(__name__)
 
 MODES = ("pool", "redis", "eager")
@@ -172,7 +174,18 @@ def submit(kind, payload):
     must be JSON: it crosses processes."""
     found = kind_of(kind)
     json.dumps(payload)  # a payload that cannot cross fails here, in the caller
-    transaction.on_commit(lambda: enqueue(found, payload))
+    transaction.on_commit(lambda: _queue(found, payload))
+
+
+def _queue(kind, payload):
+    if mode() == "redis":
+        # A jobs_worker is another process, which publishes the news of its result itself:
+        # queued before this work's own news had left, a computer's reply could reach a socket
+        # before the move it answers. In the pool, the job's result is stored in the game's
+        # lane, which this work holds until its news has left; eager runs in line.
+        outbox.after_sent(lambda: enqueue(kind, payload))
+    else:
+        enqueue(kind, payload)
 
 
 def enqueue(kind, payload):

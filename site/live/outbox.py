@@ -9,6 +9,9 @@ thread, and with it the process), and one move's messages leave in the order the
 
 Work that runs outside any outbox (a management command, a shell, a test calling a service
 directly) sends at once through async_to_sync, as before.
+
+What must follow the news, not race it (`after_sent`: a job another process will answer with
+news of its own, jobs.runner), waits in the outbox too and runs once its events have left.
 """
 import asyncio
 import contextvars
@@ -55,14 +58,26 @@ def send_after_commit(group, event):
     transaction.on_commit(lambda: send(group, event))
 
 
+def after_sent(callback):
+    """Call `callback` (no arguments, blocking allowed) once the events the work in progress has
+    queued so far have left through the channel layer; at once outside an outbox."""
+    outbox = _current.get()
+    if outbox is None:
+        callback()
+    else:
+        outbox.after.append(callback)
+
+
 class Outbox:
-    """Events queued by one piece of work, in order: (group, event) pairs."""
+    """Events queued by one piece of work, in order: (group, event) pairs; and what waits for
+    them to have left (`after_sent`)."""
 
     def __init__(self):
         self.events = []
+        self.after = []
 
     def __bool__(self):
-        return bool(self.events)
+        return bool(self.events or self.after)
 
     def __enter__(self):
         self.token = _current.set(self)
@@ -73,7 +88,18 @@ class Outbox:
         return False
 
     async def deliver(self):
-        """Send the queued events, in order, from the event loop."""
+        """Send the queued events, in order, from the event loop; then what waits for them, on
+        a thread (a blocking call, such as a job's Redis send, never holds the loop)."""
+        after, self.after = self.after, []
+        try:
+            await self._send()
+        finally:
+            # Sent or not (a failed send is logged and the keep-alive heals it), what waits
+            # still runs: a computer's turn that is never asked would stall the game.
+            for callback in after:
+                await asyncio.get_running_loop().run_in_executor(None, callback)
+
+    async def _send(self):
         events, self.events = self.events, []
         layer = get_channel_layer()
         if len(events) > 1 and hasattr(layer, "group_send_all"):

@@ -233,6 +233,34 @@ def test_the_exhibition_is_kept_going_and_out_of_archives_and_ratings(client, se
 
 # -- the job API ------------------------------------------------------------------------------
 
+def test_a_jobs_worker_is_asked_only_once_the_move_it_answers_has_left(
+        alice, settings, monkeypatch, django_capture_on_commit_callbacks):
+    """With Redis jobs the computer thinks in another process, which publishes the news of its
+    reply itself: asked at the commit, before the person's move's news had left the server, its
+    reply could reach the players' sockets first (a gap, healed only by a snapshot)."""
+    from jobs import broker
+    from live import groups, outbox
+    from tests.ws.sockets import run
+
+    happened = []
+
+    class Layer:
+        async def group_send(self, group, event):
+            happened.append(("news", group))
+
+    monkeypatch.setattr(outbox, "get_channel_layer", Layer)
+    monkeypatch.setattr(broker, "enqueue", lambda kind, payload: happened.append(
+        ("asked", kind.name, payload["ply"])))
+    game, _ = computer_game(alice)
+    settings.JOBS_MODE = "redis"
+    with outbox.Outbox() as box, django_capture_on_commit_callbacks(execute=True):
+        services.play(game.pk, alice, 0, "c3")
+    assert happened == [], "asked before the move's news left"
+    run(box.deliver)
+    assert happened[0] == ("news", groups.game(game.pk))
+    assert happened[-1] == ("asked", "bot_move", 1) and happened.count(happened[-1]) == 1
+
+
 def test_jobs_refuse_unknown_kinds_payloads_that_cannot_cross_and_two_functions_for_one_kind():
     with pytest.raises(ValueError):
         jobs.submit("no-such-kind", {})
