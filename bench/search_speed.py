@@ -56,8 +56,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     old = base_search(args.base)
     top = LEVELS[4]
-    print(f"base {args.base} (no solver, exploration 0.4) against this tree (solver, exploration "
-          f"{top.exploration}), {args.simulations} simulations a search, {args.reps} positions")
+    print(f"base {args.base} (no solver, exploration 0.4) against this tree (solver, the top "
+          f"level's settings per game), {args.simulations} simulations a search, "
+          f"{args.reps} positions")
     print(f"{'board':<16} {'base sims/CPU s':>15} {'now sims/CPU s':>15} {'ratio':>6}")
     for board in args.boards:
         name, _, size = board.partition(":")
@@ -78,7 +79,7 @@ def main(argv=None) -> int:
                     result = old(state, args.simulations, random.Random(rep), settle=False)
                 else:
                     result = mcts.search(state, args.simulations, random.Random(rep), settle=False,
-                                         solver=True, exploration=top.exploration)
+                                         solver=True, **top.search_settings(name))
                 spent[label] += process_time() - start
                 done[label] += result.playouts
         base, now = done["base"] / spent["base"], done["now"] / spent["now"]

@@ -41,11 +41,27 @@ class Level(NamedTuple):
     untimed_only: bool = False
     # UCB's exploration constant (games.mcts.search's `exploration`).
     exploration: float = 0.4
+    # Children grown best first as AMAF ranks them (games.mcts.search's `widen`).
+    widen: bool = False
+    # Per game, settings that replace the two above: {game name: {"exploration": .., ..}}.
+    tuned: dict | None = None
+
+    def search_settings(self, game: str) -> dict:
+        """The exploration and widening this level searches `game` with."""
+        return {"exploration": self.exploration, "widen": self.widen,
+                **(self.tuned or {}).get(game, {})}
 
 
 # The top levels explore less than the others: with RAVE's estimates steering the search, 0.15
 # beat 0.4 in self-play at equal budgets on every game (docs/measurements.md, issue 28).
 TOP_EXPLORATION = 0.15
+# Where a position offers many actions (Tripen's 260 tokens, Colorful's and Copolymer's cells
+# and colours), the top levels search by RAVE alone (no exploration term, as Fuego) and grow
+# each node's children in AMAF's order: they beat the search before them at equal budgets
+# there, and lost on Hadron, whose few actions a node tries all at once anyway
+# (docs/measurements.md, issue 28).
+WIDE = {"exploration": 0.0, "widen": True}
+TOP_TUNED = {"tripen": WIDE, "colorful": WIDE, "copolymer": WIDE}
 
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under
 # 2 s of CPU a move on the default boards (docs/measurements.md has the arena's figures).
@@ -55,10 +71,10 @@ LEVELS = {
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
-             solver=True, reuse=True, exploration=TOP_EXPLORATION),
+             solver=True, reuse=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
              "and correspondence games only.", solver=True, reuse=True, untimed_only=True,
-             exploration=TOP_EXPLORATION),
+             exploration=TOP_EXPLORATION, tuned=TOP_TUNED),
 }
 TOP_LEVEL = max(LEVELS)
 # The strongest level that fits a realtime clock.
@@ -150,13 +166,14 @@ class MctsPlayer(Player):
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
                  reuse: bool | None = None, simulations: int | None = None,
-                 exploration: float | None = None):
+                 exploration: float | None = None, widen: bool | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         spec = LEVELS[level]
-        self.level, self.rave = level, rave
-        self.exploration = spec.exploration if exploration is None else exploration
+        self.level, self.rave, self.spec = level, rave, spec
+        # Given here, they hold for every game; else the level's, per game (choose).
+        self.exploration, self.widen = exploration, widen
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
@@ -167,9 +184,10 @@ class MctsPlayer(Player):
 
     def choose(self, state) -> str:
         _check(state)
+        tuned = self.settings(state.game.name)
         self.last = search(state, self.playouts, self.rng, self.time_limit, rave=self.rave,
-                           exploration=self.exploration, clock=self.clock, solver=self.solver,
-                           tree=self.tree if self.reuse else None)
+                           clock=self.clock, solver=self.solver,
+                           tree=self.tree if self.reuse else None, **tuned)
         if self.reuse:
             if self.last.tree is not None:
                 self.tree = self.last.tree
@@ -177,13 +195,22 @@ class MctsPlayer(Player):
             self.last.tree = None
         return self.last.action
 
+    def settings(self, game: str) -> dict:
+        """The exploration and widening this player searches `game` with."""
+        tuned = self.spec.search_settings(game)
+        if self.exploration is not None:
+            tuned["exploration"] = self.exploration
+        if self.widen is not None:
+            tuned["widen"] = self.widen
+        return tuned
+
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
 # was before the solver, the kept tree and the top levels' exploration (commit a6a705f: what
 # the new top level is measured against); with only one of the two; the level as it is but
 # without the kept tree (its solver and exploration stay: what the tree alone is worth).
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
-            "old": {"solver": False, "reuse": False, "exploration": 0.4},
+            "old": {"solver": False, "reuse": False, "exploration": 0.4, "widen": False},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True},
             "nokeep": {"reuse": False}}
 
@@ -191,7 +218,8 @@ VARIANTS = {"": {}, "uct": {"rave": 0.0},
 # What a player's name may set after a comma, for the arena's comparisons at equal thinking
 # time: `sims` its simulations a move (each player its own: a budget calibrated to the same
 # CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter.
-SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float)}
+SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float),
+            "widen": ("widen", lambda value: {"0": False, "1": True}[value])}
 
 
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
@@ -221,7 +249,7 @@ def player(spec: str, seed: int | None = None, simulations: int | None = None) -
             return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
                      f"with -uct, -old, -solver, -reuse or -nokeep, "
-                     f"and settings ,sims=N ,c=X ,rave=X")
+                     f"and settings ,sims=N ,c=X ,rave=X ,widen=0|1")
 
 
 def _check(state) -> None:

@@ -34,7 +34,7 @@ root action cannot be overtaken within what is left of the budget ("settled"): t
 the same, only sooner.  Nodes hold no reference to their parent, so a finished tree is freed
 as soon as it is dropped, without waiting for the cycle collector.
 
-Two things the top levels add, each a switch of `search` so that the player before them can
+Three things the top levels add, each a switch of `search` so that the player before them can
 still be measured against them (games.arena's `-old` players):
 
 * `solver`: an MCTS-solver (Winands, Björnsson and Saito 2008).  A node whose game is over with
@@ -49,6 +49,15 @@ still be measured against them (games.arena's `-old` players):
   answered with a reply the search had looked at), that node becomes the root and its visits,
   values and proofs count for the new search; the budget is then the simulations added.  A
   position the tree does not hold is searched afresh, exactly as without a tree.
+* `widen`: a node's children are grown in the order AMAF ranks them, as the search goes, not
+  all of them in random order before any grandchild.  Without it a node of Tripen 7x7 (260
+  tokens) needs 260 visits before the search looks one move deeper, so a level's few thousand
+  simulations stopped two moves down.  With it, each step down compares the best child's score
+  with the best untried action's, scored as a child with no visits of its own would be (its
+  AMAF mean; an action AMAF has not seen yet first), and expands that action when it is ahead:
+  the tree grows where AMAF says the good moves are (MoHex and Fuego score every legal move by
+  RAVE from the first visit).  With the top levels' exploration of 0 (pure RAVE, as Fuego),
+  it beat the search before it on every game (docs/measurements.md, issue 28).
 """
 
 from __future__ import annotations
@@ -143,7 +152,8 @@ def immediate_wins(state) -> list[str]:
 
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
            exploration: float = 0.4, rave: float = 500.0, settle: bool = True,
-           clock=process_time, solver: bool = False, tree: Node | None = None) -> Result:
+           clock=process_time, solver: bool = False, tree: Node | None = None,
+           widen: bool = False) -> Result:
     """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
     seconds of `clock` (CPU seconds of this process unless told otherwise: a player on a real
     clock passes time.monotonic, since a starved process must still answer in time),
@@ -154,7 +164,8 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     The same `rng` state, budget and position give the same answer whenever the time limit
     does not cut the search short (the settled stop depends on visit counts only).
     `solver` turns the MCTS-solver on; `tree` is a previous search's `Result.tree` to go on
-    from where it holds this position (see the module's notes)."""
+    from where it holds this position; `widen` picks what to expand by AMAF (see the module's
+    notes)."""
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:
@@ -168,7 +179,7 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     root = reuse(tree, state) or Node(state, None, None)
     done = 0
     while done < playouts and root.proof is None:
-        _simulate(root, rng, exploration, rave, solver)
+        _simulate(root, rng, exploration, rave, solver, widen and rave)
         done += 1
         if deadline is not None and clock() >= deadline:
             break
@@ -227,19 +238,28 @@ def _settled(root: Node, left: int) -> bool:
 
 
 def _simulate(root: Node, rng: random.Random, exploration: float, rave: float,
-              solver: bool = False) -> None:
+              solver: bool = False, widen: bool = False) -> None:
     node, path, moves = root, [root], []     # moves: (seat, action) from the root down
-    # Selection: down through fully expanded nodes (the solver stops at a proven one).
-    while not node.untried and node.children and node.proof is None:
+    # Selection: down through fully expanded nodes (the solver stops at a proven one); with
+    # `widen`, down through any node whose best child beats its best untried action.
+    expand = None
+    while node.children and node.proof is None:
+        if node.untried:
+            if not widen:
+                break
+            expand = _widen(node, exploration, rave)
+            if expand is not None:
+                break
         node = _select(node, exploration, rave, solver)
         path.append(node)
         moves.append((node.seat, node.action))
     # Expansion: one new child, unless the game is over here.
     untried = node.untried
     if untried and node.proof is None:
-        # A random untried action, swapped to the end and popped: O(1), where shuffling
-        # every new node's list cost as much as a playout on Tripen's 294 tokens.
-        k = rng.randrange(len(untried))
+        # The untried action `_widen` chose, or a random one; swapped to the end and popped:
+        # O(1), where shuffling every new node's list cost as much as a playout on Tripen's
+        # 294 tokens.
+        k = rng.randrange(len(untried)) if expand is None else expand
         untried[k], untried[-1] = untried[-1], untried[k]
         action = untried.pop()
         state = node.state.clone()
@@ -315,6 +335,49 @@ def _prove(path: list[Node]) -> None:
             node.proof = node.children[0].proof
         else:
             return
+
+
+def _widen(node: Node, exploration: float, rave: float) -> int | None:
+    """With `widen`: the index in `node.untried` of the action to expand now, or None to go
+    down to a child instead.  An untried action is scored as a child would be with no visits
+    of its own (its AMAF mean alone, as RAVE's weight is then 1; unseen in AMAF, a win: tried
+    before anything known to be worse) plus the exploration of one visit; it is expanded when
+    that beats every child's score.  So a node's children are grown best first, as AMAF
+    ranks them, instead of all of them, in random order, before any grandchild (MoHex and
+    Fuego score every legal move by RAVE from the first visit)."""
+    amaf_n, amaf_won, drawn = node.amaf_n.get, node.amaf_won.get, node.amaf_drawn
+    drawn_get = drawn.get if drawn is not None else None
+    best, best_score = None, -1.0
+    for index, action in enumerate(node.untried):
+        m = amaf_n(action)
+        if not m:
+            best = index
+            break
+        gained = amaf_won(action, 0)
+        if drawn_get is not None:
+            gained += 0.5 * drawn_get(action, 0)
+        score = gained / m
+        if score > best_score:
+            best, best_score = index, score
+    if best_score < 0.0:
+        return best   # an action AMAF has not seen
+    explore = exploration * math.sqrt(math.log(node.n))
+    untried_score = best_score + explore
+    for child in node.children:
+        if child.proof is not None and child.proof != node.to_move:
+            continue   # proven lost for the chooser (the solver's): never chosen
+        n = child.n
+        score = child.w / n
+        m = amaf_n(child.action)
+        if m:
+            gained = amaf_won(child.action, 0)
+            if drawn_get is not None:
+                gained += 0.5 * drawn_get(child.action, 0)
+            beta = m / (n + m + n * m / rave)
+            score = (1.0 - beta) * score + beta * gained / m
+        if score + explore / child.sqrt_n >= untried_score:
+            return None
+    return best
 
 
 def _select(node: Node, exploration: float, rave: float, solver: bool = False) -> Node:

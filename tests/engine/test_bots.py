@@ -8,8 +8,8 @@ import pytest
 
 import games
 from games import mcts
-from games.bots import (CLOCK_TOP_LEVEL, LEVELS, TOP_LEVEL, GreedyPlayer, MctsPlayer,
-                        RandomPlayer, choose, level_description, level_name, player,
+from games.bots import (CLOCK_TOP_LEVEL, LEVELS, TOP_EXPLORATION, TOP_LEVEL, GreedyPlayer,
+                        MctsPlayer, RandomPlayer, choose, level_description, level_name, player,
                         winning_chances)
 
 # Small boards: every game played to the end in a few hundred milliseconds at level 1.
@@ -235,8 +235,24 @@ def test_the_old_top_level_searches_as_before():
     old, new = player("mcts4-old", 1), player("mcts4", 1, simulations=50)
     assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
     assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
-    assert (old.exploration, new.exploration) == (0.4, LEVELS[4].exploration)
-    assert LEVELS[3].exploration == 0.4
+    for game in games.names():
+        assert old.settings(game) == {"exploration": 0.4, "widen": False}
+        assert new.settings(game) == LEVELS[4].search_settings(game)
+    assert LEVELS[3].exploration == 0.4 and not LEVELS[3].widen and LEVELS[3].tuned is None
+
+
+def test_the_top_levels_search_by_rave_alone_and_widen_where_a_position_has_many_actions():
+    """Tripen, Colorful and Copolymer: no exploration term, children grown in AMAF's order;
+    Hadron keeps the top levels' exploration without widening (docs/measurements.md)."""
+    for level in (4, 5):
+        top = player(f"mcts{level}", 1)
+        assert top.settings("hadron") == {"exploration": TOP_EXPLORATION, "widen": False}
+        for game in ("tripen", "colorful", "copolymer"):
+            assert top.settings(game) == {"exploration": 0.0, "widen": True}
+    # A name's own settings hold for every game.
+    assert player("mcts4,c=0.3,widen=0", 1).settings("tripen") == {"exploration": 0.3,
+                                                                    "widen": False}
+    assert player("mcts3,widen=1", 1).settings("hadron") == {"exploration": 0.4, "widen": True}
 
 
 def test_a_players_name_sets_its_own_budget_and_constants():
@@ -254,7 +270,7 @@ def test_a_level_without_its_kept_tree_keeps_its_solver_and_constants():
     worth on its own; it keeps no tree between its moves."""
     tuned = player("mcts4-nokeep,c=0.4", 1, simulations=30)
     assert (tuned.solver, tuned.reuse, tuned.playouts, tuned.exploration) == (True, False, 30, 0.4)
-    assert player("mcts5-nokeep", 1).exploration == LEVELS[5].exploration
+    assert player("mcts5-nokeep", 1).settings("tripen") == LEVELS[5].search_settings("tripen")
     # Level 4's nokeep is mcts4-solver's search: the same seed plays the same moves, all legal
     # to the end (play() refuses an illegal action), and no tree is kept.
     bot, twin = player("mcts4-nokeep", 1, simulations=30), player("mcts4-solver", 1, simulations=30)

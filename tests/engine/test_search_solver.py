@@ -157,3 +157,45 @@ def test_a_player_keeps_its_tree_through_a_game():
             assert action in state.legal_actions()
             state = state.play(action)
         assert went_on
+
+
+# -- widening: children grown in AMAF's order --------------------------------------------------
+
+def test_widening_expands_an_unseen_action_first_then_the_best_by_amaf():
+    state = games.get("hadron").new()
+    node = mcts.Node(state, None, None)
+    node.n, first, *rest = 10, *node.untried[:3]
+    (second, third), node.untried = rest, [first, *rest]
+    node.amaf_n = {first: 4, second: 4}
+    node.amaf_won = {first: 1, second: 3}
+    assert mcts._widen(node, 0.0, 500.0) == 2          # `third`: AMAF has never seen it
+    node.amaf_n[third], node.amaf_won[third] = 4, 2
+    assert mcts._widen(node, 0.0, 500.0) == 1          # `second`: 3 wins in 4
+
+
+def test_widening_goes_down_to_a_child_that_scores_above_every_untried_action():
+    state = games.get("hadron").new()
+    root = mcts.Node(state, None, None)
+    played = root.untried.pop()
+    child = mcts.Node(state.play(played), played, 0)
+    child.n, child.w, child.sqrt_n = 5, 5.0, 5 ** 0.5
+    root.children, root.n = [child], 6
+    root.amaf_n = {action: 4 for action in root.untried}
+    root.amaf_won = {action: 2 for action in root.untried}      # 0.5 each, below the child's 1
+    assert mcts._widen(root, 0.0, 500.0) is None
+    child.proof = 1          # the child is proven lost for the chooser: never gone down to
+    assert mcts._widen(root, 0.0, 500.0) is not None
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_a_widening_search_proves_what_exhaustive_search_finds_and_plays_legally(name):
+    for state in endgames(name, range(2)):
+        result = mcts.search(state, 2000, random.Random(1), solver=True, settle=False,
+                             exploration=0.0, widen=True)
+        assert result.action in state.legal_actions()
+        winning = set(brute_force(state, 60))
+        for child in result.tree.children:
+            if child.proof == state.person_to_move:
+                assert child.action in winning, (state.actions, child.action)
+        if result.proven == state.person_to_move:
+            assert result.action in winning
