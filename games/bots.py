@@ -217,7 +217,8 @@ VARIANTS = {"": {}, "uct": {"rave": 0.0},
 
 # What a player's name may set after a comma, for the arena's comparisons at equal thinking
 # time: `sims` its simulations a move (each player its own: a budget calibrated to the same
-# CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter.
+# CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter, `widen`
+# 1 or 0 the widening on or off (a level's own settings are per game: Level.tuned).
 SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float),
             "widen": ("widen", lambda value: {"0": False, "1": True}[value])}
 

@@ -56,8 +56,9 @@ still be measured against them (games.arena's `-old` players):
   with the best untried action's, scored as a child with no visits of its own would be (its
   AMAF mean; an action AMAF has not seen yet first), and expands that action when it is ahead:
   the tree grows where AMAF says the good moves are (MoHex and Fuego score every legal move by
-  RAVE from the first visit).  With the top levels' exploration of 0 (pure RAVE, as Fuego),
-  it beat the search before it on every game (docs/measurements.md, issue 28).
+  RAVE from the first visit).  With no exploration term (RAVE alone, as Fuego) it is how the
+  top levels search Tripen, Colorful and Copolymer; on Hadron, where it lost, they do not
+  (games.bots.Level.tuned; docs/measurements.md, issue 28).
 """
 
 from __future__ import annotations
