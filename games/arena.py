@@ -7,24 +7,24 @@
 For each game and board: every level of --levels (default 2 to --top) against the level
 below, then the top level against the random player (--random-games games) and against the
 greedy one; --games games per pairing otherwise, the two players taking the first seat in turn
-(Tripen is played with its pie rule: any player may swap).  The boards are, per board shape,
-the smallest size, the default and the largest (--boards ends), only the default, or every
-size (--boards all); --size N plays only the sizes named (of every shape that has them).  --simulations N gives every search
-the same budget of N simulations a move in place of its level's (the level's time cap still
-stands), for a comparison at equal budget that a shared machine can afford; the table then
-measures the search, not the levels as the site plays them.  A row gives the first-named player's score (a win 1, a
-draw 1/2) as a rate with its 95% Wilson interval.  Then the top level's thinking per action:
-CPU seconds of the process that played it (mean, max), the wall-clock maximum, and how many
-of its searches the level's time cap cut short (a cut search is weaker than its level and no
-longer repeatable).  --pair A:B plays only that pairing (players: random, greedy,
-mcts1..mcts5; a level's name with -uct: without RAVE; -old: the search before the
-MCTS-solver and the kept tree, commit a6a705f; -solver or -reuse: with only that one;
--nokeep: the level without its kept tree; and
+(Tripen is played with its pie rule: any player may swap). The boards are, per board shape, the
+smallest size, the default and the largest (--boards ends), only the default, or every size
+(--boards all); --size N plays only the sizes named (of every shape that has them).
+--simulations N gives every search the same budget of N simulations a move in place of its
+level's (the level's time cap still stands), for a comparison at equal budget that a shared
+machine can afford; the table then measures the search, not the levels as the site plays them.
+A row gives the first-named player's score (a win 1, a draw 1/2) as a rate with its 95% Wilson
+interval.  Then the top level's thinking per action: CPU seconds of the process that played it
+(mean, max), the wall-clock maximum, and how many of its searches the level's time cap cut short
+(a cut search is weaker than its level and no longer repeatable). --pair A:B plays only that
+pairing (players: random, greedy, mcts1..mcts5; a level's name with -uct: without RAVE; -old:
+the search before the MCTS-solver, the kept tree, the widening and the endgame search, commit
+a6a705f; -solver or -reuse: with only that one; -nokeep: the level without its kept tree; and
 settings after commas, `,sims=N` its own budget, `,c=X` its exploration, `,rave=X`,
-`,widen=0|1`).  Budgets
-of each player's own are how a match at equal thinking time is played on a shared machine:
-each side gets the simulations its search does in the same CPU time, calibrated side by side,
-and the table then gives the opponent's CPU per action beside the top's.
+`,widen=0|1`, `,endgame=N` the exact endgame search's budget, 0 off). Budgets of each player's
+own are how a match at equal thinking time is played on a shared machine: each side gets the
+simulations its search does in the same CPU time, calibrated side by side, and the table then
+gives the opponent's CPU per action beside the top's.
 
 The full table takes hours: --jobs N plays games in N processes, and --results FILE keeps one
 JSON line per finished game, so a rerun with the same file skips the games it holds and only

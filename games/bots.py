@@ -45,10 +45,13 @@ class Level(NamedTuple):
     widen: bool = False
     # Per game, settings that replace the two above: {game name: {"exploration": .., ..}}.
     tuned: dict | None = None
+    # Positions of the exact endgame search tried before the tree search, in a game that has
+    # one (games.endgame; games.mcts.search's `endgame`); 0: none.
+    endgame: int = 0
 
     def search_settings(self, game: str) -> dict:
-        """The exploration and widening this level searches `game` with."""
-        return {"exploration": self.exploration, "widen": self.widen,
+        """The exploration, widening and endgame budget this level searches `game` with."""
+        return {"exploration": self.exploration, "widen": self.widen, "endgame": self.endgame,
                 **(self.tuned or {}).get(game, {})}
 
 
@@ -63,6 +66,13 @@ TOP_EXPLORATION = 0.15
 WIDE = {"exploration": 0.0, "widen": True}
 TOP_TUNED = {"tripen": WIDE, "colorful": WIDE, "copolymer": WIDE}
 
+# The top levels' exact endgame search (Hadron's), in positions: about 1.2 s of the Strong
+# level's 1.6 s cap and 3.6 s of Master's 5 s on this project's 2-core machine (4 µs a
+# position).  Of the 124 positions after Red's first placement and Blue's reply on the 5x5
+# board (every one a win for Red), they decide 103 and 118 (docs/measurements.md, issue 28).
+STRONG_ENDGAME = 300_000
+MASTER_ENDGAME = 900_000
+
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under
 # 2 s of CPU a move on the default boards (docs/measurements.md has the arena's figures).
 # Master thinks up to 5 s a move, so it is offered only where no clock runs.
@@ -71,10 +81,11 @@ LEVELS = {
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
-             solver=True, reuse=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED),
+             solver=True, reuse=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED,
+             endgame=STRONG_ENDGAME),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
              "and correspondence games only.", solver=True, reuse=True, untimed_only=True,
-             exploration=TOP_EXPLORATION, tuned=TOP_TUNED),
+             exploration=TOP_EXPLORATION, tuned=TOP_TUNED, endgame=MASTER_ENDGAME),
 }
 TOP_LEVEL = max(LEVELS)
 # The strongest level that fits a realtime clock.
@@ -166,14 +177,15 @@ class MctsPlayer(Player):
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
                  reuse: bool | None = None, simulations: int | None = None,
-                 exploration: float | None = None, widen: bool | None = None):
+                 exploration: float | None = None, widen: bool | None = None,
+                 endgame: int | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
         spec = LEVELS[level]
         self.level, self.rave, self.spec = level, rave, spec
         # Given here, they hold for every game; else the level's, per game (choose).
-        self.exploration, self.widen = exploration, widen
+        self.exploration, self.widen, self.endgame = exploration, widen, endgame
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
@@ -196,21 +208,23 @@ class MctsPlayer(Player):
         return self.last.action
 
     def settings(self, game: str) -> dict:
-        """The exploration and widening this player searches `game` with."""
+        """The exploration, widening and endgame budget this player searches `game` with."""
         tuned = self.spec.search_settings(game)
-        if self.exploration is not None:
-            tuned["exploration"] = self.exploration
-        if self.widen is not None:
-            tuned["widen"] = self.widen
+        for setting in ("exploration", "widen", "endgame"):
+            value = getattr(self, setting)
+            if value is not None:
+                tuned[setting] = value
         return tuned
 
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
-# was before the solver, the kept tree and the top levels' exploration (commit a6a705f: what
-# the new top level is measured against); with only one of the two; the level as it is but
-# without the kept tree (its solver and exploration stay: what the tree alone is worth).
+# was before the solver, the kept tree, the top levels' exploration, widening and endgame
+# search (commit a6a705f: what the new top level is measured against); with only one of the
+# first two; the level as it is but without the kept tree (its solver and exploration stay:
+# what the tree alone is worth).
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
-            "old": {"solver": False, "reuse": False, "exploration": 0.4, "widen": False},
+            "old": {"solver": False, "reuse": False, "exploration": 0.4, "widen": False,
+                    "endgame": 0},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True},
             "nokeep": {"reuse": False}}
 
@@ -218,9 +232,11 @@ VARIANTS = {"": {}, "uct": {"rave": 0.0},
 # What a player's name may set after a comma, for the arena's comparisons at equal thinking
 # time: `sims` its simulations a move (each player its own: a budget calibrated to the same
 # CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter, `widen`
-# 1 or 0 the widening on or off (a level's own settings are per game: Level.tuned).
+# 1 or 0 the widening on or off (a level's own settings are per game: Level.tuned), `endgame`
+# the exact endgame search's budget of positions (0: off).
 SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float),
-            "widen": ("widen", lambda value: {"0": False, "1": True}[value])}
+            "widen": ("widen", lambda value: {"0": False, "1": True}[value]),
+            "endgame": ("endgame", int)}
 
 
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
@@ -250,7 +266,7 @@ def player(spec: str, seed: int | None = None, simulations: int | None = None) -
             return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
                      f"with -uct, -old, -solver, -reuse or -nokeep, "
-                     f"and settings ,sims=N ,c=X ,rave=X ,widen=0|1")
+                     f"and settings ,sims=N ,c=X ,rave=X ,widen=0|1 ,endgame=N")
 
 
 def _check(state) -> None:

@@ -34,7 +34,7 @@ root action cannot be overtaken within what is left of the budget ("settled"): t
 the same, only sooner.  Nodes hold no reference to their parent, so a finished tree is freed
 as soon as it is dropped, without waiting for the cycle collector.
 
-Three things the top levels add, each a switch of `search` so that the player before them can
+Four things the top levels add, each a switch of `search` so that the player before them can
 still be measured against them (games.arena's `-old` players):
 
 * `solver`: an MCTS-solver (Winands, Björnsson and Saito 2008).  A node whose game is over with
@@ -59,6 +59,10 @@ still be measured against them (games.arena's `-old` players):
   RAVE from the first visit).  With no exploration term (RAVE alone, as Fuego) it is how the
   top levels search Tripen, Colorful and Copolymer; on Hadron, where it lost, they do not
   (games.bots.Level.tuned; docs/measurements.md, issue 28).
+* `endgame`: a budget of positions for an exact search to the end, tried before the tree
+  where the game has one (games.endgame: Hadron's).  A win it proves is played at once; a
+  loss, or a position it cannot decide within the budget, is searched as without it, since
+  an opponent that has not found the win yet may still miss it.
 """
 
 from __future__ import annotations
@@ -67,6 +71,12 @@ import math
 import random
 from dataclasses import dataclass, field
 from time import process_time
+
+from .endgame import decide
+
+# The most of a search's time limit that the exact endgame search may take (its budget is in
+# positions; this only bounds it on a slow or busy machine).
+ENDGAME_SHARE = 0.75
 
 try:
     # collections.Counter's counting loop, in C: adds 1 to mapping[x] for each x of an
@@ -154,7 +164,7 @@ def immediate_wins(state) -> list[str]:
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
            exploration: float = 0.4, rave: float = 500.0, settle: bool = True,
            clock=process_time, solver: bool = False, tree: Node | None = None,
-           widen: bool = False) -> Result:
+           widen: bool = False, endgame: int = 0) -> Result:
     """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
     seconds of `clock` (CPU seconds of this process unless told otherwise: a player on a real
     clock passes time.monotonic, since a starved process must still answer in time),
@@ -166,7 +176,8 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     does not cut the search short (the settled stop depends on visit counts only).
     `solver` turns the MCTS-solver on; `tree` is a previous search's `Result.tree` to go on
     from where it holds this position; `widen` picks what to expand by AMAF (see the module's
-    notes)."""
+    notes).  `endgame` is a budget of positions for an exact search tried first, in a game
+    that has one (games.endgame): a win it finds is played without a tree search."""
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:
@@ -177,6 +188,13 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     legal = state.legal_actions()
     if len(legal) == 1:   # a forced action (e.g. the last cell) needs no search
         return Result(legal[0], 0, clock() - start, 0.5, {})
+    if endgame:
+        # The tree search keeps a share of the time in case the exact search cannot decide.
+        exact = decide(state, endgame, None if deadline is None
+                       else start + ENDGAME_SHARE * time_limit, clock)
+        if exact.won:   # a loss is searched all the same: the opponent may still go wrong
+            return Result(exact.action, 0, clock() - start, 1.0, {},
+                          proven=state.person_to_move)
     root = reuse(tree, state) or Node(state, None, None)
     done = 0
     while done < playouts and root.proof is None:

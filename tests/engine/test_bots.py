@@ -236,7 +236,7 @@ def test_the_old_top_level_searches_as_before():
     assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
     assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
     for game in games.names():
-        assert old.settings(game) == {"exploration": 0.4, "widen": False}
+        assert old.settings(game) == {"exploration": 0.4, "widen": False, "endgame": 0}
         assert new.settings(game) == LEVELS[4].search_settings(game)
     assert LEVELS[3].exploration == 0.4 and not LEVELS[3].widen and LEVELS[3].tuned is None
 
@@ -246,13 +246,16 @@ def test_the_top_levels_search_by_rave_alone_and_widen_where_a_position_has_many
     Hadron keeps the top levels' exploration without widening (docs/measurements.md)."""
     for level in (4, 5):
         top = player(f"mcts{level}", 1)
-        assert top.settings("hadron") == {"exploration": TOP_EXPLORATION, "widen": False}
+        endgame = LEVELS[level].endgame
+        assert top.settings("hadron") == {"exploration": TOP_EXPLORATION, "widen": False,
+                                          "endgame": endgame}
         for game in ("tripen", "colorful", "copolymer"):
-            assert top.settings(game) == {"exploration": 0.0, "widen": True}
+            assert top.settings(game) == {"exploration": 0.0, "widen": True, "endgame": endgame}
     # A name's own settings hold for every game.
-    assert player("mcts4,c=0.3,widen=0", 1).settings("tripen") == {"exploration": 0.3,
-                                                                    "widen": False}
-    assert player("mcts3,widen=1", 1).settings("hadron") == {"exploration": 0.4, "widen": True}
+    assert player("mcts4,c=0.3,widen=0,endgame=5", 1).settings("tripen") == {
+        "exploration": 0.3, "widen": False, "endgame": 5}
+    assert player("mcts3,widen=1", 1).settings("hadron") == {"exploration": 0.4, "widen": True,
+                                                             "endgame": 0}
 
 
 def test_a_players_name_sets_its_own_budget_and_constants():
