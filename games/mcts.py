@@ -56,8 +56,8 @@ still be measured against them (games.arena's `-old` players):
   with the best untried action's, scored as a child with no visits of its own would be (its
   AMAF mean; an action AMAF has not seen yet first), and expands that action when it is ahead:
   the tree grows where AMAF says the good moves are (MoHex and Fuego score every legal move by
-  RAVE from the first visit).  With no exploration term (RAVE alone, as Fuego) it is how the
-  top levels search Tripen, Colorful and Copolymer; on Hadron, where it lost, they do not
+  RAVE from the first visit).  With no exploration term (RAVE alone, as Fuego), or a small one,
+  it is how the top levels search Tripen, Colorful and Copolymer; on Hadron, where it lost, they do not
   (games.bots.Level.tuned; docs/measurements.md, issue 28).
 * `endgame`: a budget of positions for an exact search to the end, tried before the tree
   where the game has one (games.endgame: Hadron's).  A win it proves is played at once; a

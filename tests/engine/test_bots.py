@@ -242,15 +242,18 @@ def test_the_old_top_level_searches_as_before():
 
 
 def test_the_top_levels_search_by_rave_alone_and_widen_where_a_position_has_many_actions():
-    """Tripen, Colorful and Copolymer: no exploration term, children grown in AMAF's order;
-    Hadron keeps the top levels' exploration without widening (docs/measurements.md)."""
+    """Tripen and Copolymer: no exploration term, children grown in AMAF's order; Colorful
+    the same with a little exploration; Hadron keeps the top levels' exploration without
+    widening (docs/measurements.md)."""
     for level in (4, 5):
         top = player(f"mcts{level}", 1)
         endgame = LEVELS[level].endgame
         assert top.settings("hadron") == {"exploration": TOP_EXPLORATION, "widen": False,
                                           "endgame": endgame}
-        for game in ("tripen", "colorful", "copolymer"):
+        for game in ("tripen", "copolymer"):
             assert top.settings(game) == {"exploration": 0.0, "widen": True, "endgame": endgame}
+        assert top.settings("colorful") == {"exploration": 0.05, "widen": True,
+                                            "endgame": endgame}
     # A name's own settings hold for every game.
     assert player("mcts4,c=0.3,widen=0,endgame=5", 1).settings("tripen") == {
         "exploration": 0.3, "widen": False, "endgame": 5}
