@@ -68,10 +68,11 @@ def _shifts(n: int) -> _Shifts:
 def _counts(tiles: int, s: _Shifts) -> tuple[int, int, int]:
     """Per cell, how many of its orthogonal neighbours hold one of `tiles`, as three bitboards
     of its binary digits (1, 2, 4)."""
-    north = (tiles << s.n) & s.full   # the tile below a cell is its neighbour to the south
-    south = tiles >> s.n
-    east = (tiles << 1) & s.not_west
-    west = (tiles >> 1) & s.not_east
+    # Per cell, whether its neighbour on that side holds a tile: the row below is the south.
+    south = (tiles << s.n) & s.full
+    north = tiles >> s.n
+    west = (tiles << 1) & s.not_west
+    east = (tiles >> 1) & s.not_east
     ones_a, twos_a = north ^ south, north & south
     ones_b, twos_b = east ^ west, east & west
     ones, carry = ones_a ^ ones_b, ones_a & ones_b

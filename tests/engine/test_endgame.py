@@ -12,6 +12,7 @@ from games.endgame import (
     HADRON_LIVE_CELLS, HadronEndgame, OutOfBudget, _shifts, _touching, decide, hadron_legal,
     hadron_live_cells, hadron_tiles,
 )
+from games import mcts
 from games.mcts import immediate_wins, search
 from games.solver import brute_force, winning_moves
 
@@ -128,6 +129,26 @@ def test_a_deadline_stops_the_search():
     with pytest.raises(OutOfBudget):
         endgame.wins(mine, theirs)
     assert decide(state, 10 ** 9, deadline=0.0, clock=lambda: 1.0).won is None
+
+
+def test_the_tree_search_keeps_a_share_of_the_time(monkeypatch):
+    """With a time limit, the exact search must stop at ENDGAME_SHARE of it, so that a slow
+    or starved machine still leaves the tree search time to answer; without one, no
+    deadline."""
+    asked = []
+
+    def decide_nothing(state, nodes, deadline, clock):
+        asked.append(deadline)
+        return decide(state, 0)
+
+    monkeypatch.setattr(mcts, "decide", decide_nothing)
+    state = hadron().play("c3").play("a1").play("e5")
+    result = search(state, 20, random.Random(0), time_limit=2.0, clock=lambda: 100.0,
+                    endgame=1000)
+    assert asked == [100.0 + mcts.ENDGAME_SHARE * 2.0] and 0 < mcts.ENDGAME_SHARE < 1
+    assert result.playouts > 0
+    search(state, 20, random.Random(0), endgame=1000)
+    assert asked[-1] is None
 
 
 def test_the_search_plays_the_endgames_win_without_a_tree_search():
