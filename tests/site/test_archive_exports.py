@@ -1,7 +1,9 @@
 """The expensive export (a game's GIF): drawn once for every concurrent request, kept where
 cheap requests cannot push it out, and limited per client address (issue 21, item 4)."""
 import json
+import time
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
@@ -27,6 +29,16 @@ def drawn(monkeypatch):
 
     monkeypatch.setattr(exports, "draw_gif", counting)
     return calls
+
+
+@pytest.fixture
+def one_window(monkeypatch):
+    """Holds django-ratelimit's clock still, so that a test's requests fall in one window.
+    Its windows are fixed to the wall clock: requests that took seconds to draw could
+    straddle a window's end, and the count start again (a CI failure on PostgreSQL)."""
+    import django_ratelimit.core
+    now = time.time()
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 SETUP = """
@@ -125,7 +137,7 @@ def test_a_drawing_in_progress_elsewhere_is_waited_for_then_a_503(client, alice,
 
 
 @pytest.mark.django_db
-def test_gif_exports_are_limited_per_address(alice, bob, settings):
+def test_gif_exports_are_limited_per_address(alice, bob, settings, one_window):
     settings.EXPORT_GIF_RATE = "3/m"
     game = finished("hadron", (alice, bob), {"size": 5}, seed=3)
     flooder, other = Client(REMOTE_ADDR="10.1.1.1"), Client(REMOTE_ADDR="10.2.2.2")
@@ -138,7 +150,8 @@ def test_gif_exports_are_limited_per_address(alice, bob, settings):
 
 
 @pytest.mark.django_db
-def test_position_pngs_are_limited_per_address_and_svgs_are_not(client, alice, bob, settings):
+def test_position_pngs_are_limited_per_address_and_svgs_are_not(client, alice, bob, settings,
+                                                                 one_window):
     settings.EXPORT_PNG_RATE = "2/m"
     game = finished("hadron", (alice, bob), {"size": 5}, seed=3)
     assert client.get(f"/game/{game.pk}/position/1.png").status_code == 200
