@@ -14,7 +14,7 @@ smallest size, the default and the largest (--boards ends), only the default, or
 level's (the level's time cap still stands), for a comparison at equal budget that a shared
 machine can afford; the table then measures the search, not the levels as the site plays them.
 A row gives the first-named player's score (a win 1, a draw 1/2) as a rate with its 95% Wilson
-interval.  Then the top level's thinking per action: CPU seconds of the process that played it
+interval, and its score in the games where it moved first and in those where it moved second.  Then the top level's thinking per action: CPU seconds of the process that played it
 (mean, max), the wall-clock maximum, and how many of its searches the level's time cap cut short
 (a cut search is weaker than its level and no longer repeatable). --pair A:B plays only that
 pairing (players: random, greedy, mcts1..mcts5; a level's name with -uct: without RAVE; -old:
@@ -253,9 +253,17 @@ def _keep(record: dict, done: dict, out) -> None:
         out.flush()
 
 
+def _seat_score(records: list[dict], seat: int) -> str:
+    """The first-named player's score in the games where it moved first (`seat` 0) or
+    second, as "score/games": where a game favours one seat (Hadron 5x5 is a win for the
+    first player, docs/measurements.md) the rate alone hides which seat won what."""
+    games = [r["score"] for r in records if r["index"] % 2 == seat]
+    return f"{sum(games):g}/{len(games)}"
+
+
 def _print_tables(tables, done: dict, pairs) -> None:
     header = (f"{'game':<10} {'board':<20} {'pairing':<20} {'games':>5} {'score':>6} "
-              f"{'draws':>5} {'rate':>5}  95% CI")
+              f"{'draws':>5} {'rate':>5}  {'95% CI':<12}  {'moving first':>12}  moving second")
     print(header)
     print("-" * (len(header) + 8))
     for name, options, rows in tables:
@@ -271,8 +279,10 @@ def _print_tables(tables, done: dict, pairs) -> None:
             score = sum(r["score"] for r in records)
             draws = sum(r["score"] == 0.5 for r in records)
             low, high = wilson(score, n)
+            seats = [_seat_score(records, seat) for seat in (0, 1)]
             print(f"{name:<10} {board:<20} {a + ' vs ' + b:<20} {n:>5} {score:>6g} {draws:>5} "
-                  f"{score / n:>5.2f}  [{low:.2f}, {high:.2f}]")
+                  f"{score / n:>5.2f}  {f'[{low:.2f}, {high:.2f}]':<12}  {seats[0]:>12}  "
+                  f"{seats[1]}")
             if a == top:
                 for r in records:
                     cpu += r["cpu"]

@@ -508,6 +508,24 @@ def test_arena_keeps_results_and_a_rerun_plays_only_what_is_missing(tmp_path, ca
     assert scores(parallel) == scores(results)
 
 
+def test_arena_reports_the_score_by_seat(tmp_path, capsys):
+    from games import arena
+    results = tmp_path / "arena.jsonl"
+    # Even games are those the first-named player moves first in: it won both; of the odd
+    # ones, where it moved second, one and a draw.
+    records = [{"game": "hadron", "options": {"size": 5}, "a": "mcts4", "b": "mcts4-old",
+                "seed": 1, "index": index, "score": score, "cpu": [0.1], "cpu_b": [0.1],
+                "wall_max": 0.1, "cut": 0}
+               for index, score in enumerate([1.0, 1.0, 1.0, 0.5, 1.0, 0.0])]
+    results.write_text("".join(json.dumps(record) + "\n" for record in records))
+    assert arena.main(["hadron", "--pair", "mcts4:mcts4-old", "--games", "6", "--boards",
+                       "default", "--seed", "1", "--results", str(results), "--report"]) == 0
+    out = capsys.readouterr().out
+    assert "moving first" in out.splitlines()[2]
+    row = next(line for line in out.splitlines() if "mcts4 vs mcts4-old" in line)
+    assert row.split()[-2:] == ["3/3", "1.5/3"]
+
+
 def test_winning_chances_are_a_pair_that_sums_to_one_and_score_a_finished_game():
     state = games.get("hadron").new(size=5)
     first, second = winning_chances(state, playouts=200, seed=3)
