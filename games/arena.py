@@ -19,9 +19,10 @@ interval, and its score in the games where it moved first and in those where it 
 (a cut search is weaker than its level and no longer repeatable). --pair A:B plays only that
 pairing (players: random, greedy, mcts1..mcts5; a level's name with -uct: without RAVE; -old:
 the search before the MCTS-solver, the kept tree, the widening and the endgame search, commit
-a6a705f; -solver or -reuse: with only that one; -nokeep: the level without its kept tree; and
-settings after commas, `,sims=N` its own budget, `,c=X` its exploration, `,rave=X`,
-`,widen=0|1`, `,endgame=N` the exact endgame search's budget, 0 off). Budgets of each player's
+a6a705f; -solver or -reuse: with only that one; -keep: the level keeping its tree between its
+moves, as no level does on the site; and settings after commas, `,sims=N` its own budget,
+`,c=X` its exploration, `,rave=X`, `,widen=0|1`, `,endgame=N` the exact endgame search's
+budget, 0 off). Budgets of each player's
 own are how a match at equal thinking time is played on a shared machine: each side gets the
 simulations its search does in the same CPU time, calibrated side by side, and the table then
 gives the opponent's CPU per action beside the top's.

@@ -35,6 +35,10 @@ class Level(NamedTuple):
     name: str = ""
     description: str = ""
     # The search's MCTS-solver and the tree kept between the player's moves (games.mcts).
+    # No level keeps its tree: the site plays each computer move as a job of its own
+    # (games.bots.choose, a fresh player), so a level that kept one in the arena was measured
+    # as the site never plays it; and without it the top level did as well or better there
+    # (Tripen 7x7, Hadron 11x11: docs/measurements.md, issue 28).  `mcts4-keep` keeps it.
     solver: bool = False
     reuse: bool = False
     # Whether the level only fits a game without a realtime clock (its cap is too long).
@@ -82,10 +86,10 @@ LEVELS = {
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.6, "Strong", "A deep search that proves wins, about two seconds a move.",
-             solver=True, reuse=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED,
+             solver=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED,
              endgame=STRONG_ENDGAME),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
-             "and correspondence games only.", solver=True, reuse=True, untimed_only=True,
+             "and correspondence games only.", solver=True, untimed_only=True,
              exploration=TOP_EXPLORATION, tuned=TOP_TUNED, endgame=MASTER_ENDGAME),
 }
 TOP_LEVEL = max(LEVELS)
@@ -221,13 +225,14 @@ class MctsPlayer(Player):
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
 # was before the solver, the kept tree, the top levels' exploration, widening and endgame
 # search (commit a6a705f: what the new top level is measured against); with only one of the
-# first two; the level as it is but without the kept tree (its solver and exploration stay:
-# what the tree alone is worth).
+# first two; the level as it is but keeping its tree between its moves (its solver and
+# settings stay: what the tree alone is worth); without it, as the level itself now plays
+# (the name earlier measurements used).
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
             "old": {"solver": False, "reuse": False, "exploration": 0.4, "widen": False,
                     "endgame": 0},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True},
-            "nokeep": {"reuse": False}}
+            "keep": {"reuse": True}, "nokeep": {"reuse": False}}
 
 
 # What a player's name may set after a comma, for the arena's comparisons at equal thinking
@@ -243,9 +248,9 @@ SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": (
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
     """A player by name: 'random', 'greedy', 'mcts3' (a level), 'mcts3-uct' (without RAVE),
     'mcts4-old' (without the solver and the kept tree), 'mcts4-solver', 'mcts4-reuse' (one
-    of them), 'mcts4-nokeep' (the level without its kept tree), any of these with settings
-    after commas ('mcts4-old,sims=3000,c=0.2': see SETTINGS).  `simulations` replaces a search's budget (the arena's equal budgets) unless
-    the name sets its own."""
+    of them), 'mcts4-keep' (the level keeping its tree between its moves), any of these with
+    settings after commas ('mcts4-old,sims=3000,c=0.2': see SETTINGS).  `simulations`
+    replaces a search's budget (the arena's equal budgets) unless the name sets its own."""
     if spec == "random":
         return RandomPlayer(seed)
     if spec == "greedy":
@@ -266,7 +271,7 @@ def player(spec: str, seed: int | None = None, simulations: int | None = None) -
         if level.isdigit() and variant in VARIANTS:
             return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
-                     f"with -uct, -old, -solver, -reuse or -nokeep, "
+                     f"with -uct, -old, -solver, -reuse, -keep or -nokeep, "
                      f"and settings ,sims=N ,c=X ,rave=X ,widen=0|1 ,endgame=N")
 
 

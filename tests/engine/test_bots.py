@@ -234,7 +234,7 @@ def test_the_old_top_level_searches_as_before():
     level had), for the arena."""
     old, new = player("mcts4-old", 1), player("mcts4", 1, simulations=50)
     assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
-    assert (new.solver, new.reuse, new.playouts) == (True, True, 50)
+    assert (new.solver, new.reuse, new.playouts) == (True, False, 50)
     for game in games.names():
         assert old.settings(game) == {"exploration": 0.4, "widen": False, "endgame": 0}
         assert new.settings(game) == LEVELS[4].search_settings(game)
@@ -268,23 +268,27 @@ def test_a_players_name_sets_its_own_budget_and_constants():
     assert (old.solver, old.reuse, old.playouts) == (False, False, 900)
     assert (old.exploration, old.rave) == (0.25, 300.0)
     new = player("mcts4,c=0.2", 1, simulations=50)
-    assert (new.solver, new.reuse, new.playouts, new.exploration) == (True, True, 50, 0.2)
+    assert (new.solver, new.reuse, new.playouts, new.exploration) == (True, False, 50, 0.2)
 
 
-def test_a_level_without_its_kept_tree_keeps_its_solver_and_constants():
-    """mcts4-nokeep: the level as it is but for the kept tree, to measure what the tree is
-    worth on its own; it keeps no tree between its moves."""
-    tuned = player("mcts4-nokeep,c=0.4", 1, simulations=30)
-    assert (tuned.solver, tuned.reuse, tuned.playouts, tuned.exploration) == (True, False, 30, 0.4)
-    assert player("mcts5-nokeep", 1).settings("tripen") == LEVELS[5].search_settings("tripen")
-    # Level 4's nokeep is mcts4-solver's search: the same seed plays the same moves, all legal
-    # to the end (play() refuses an illegal action), and no tree is kept.
-    bot, twin = player("mcts4-nokeep", 1, simulations=30), player("mcts4-solver", 1, simulations=30)
+def test_no_level_keeps_its_tree_as_the_site_plays_none():
+    """The site plays each computer move as a job of its own (games.bots.choose: a fresh
+    player), so a level keeps no tree between its moves, in the arena too: the arena measures
+    the level the site plays.  mcts4-keep is the level keeping its tree (its solver and
+    settings stay: what the tree alone is worth); mcts4-nokeep, the name of earlier
+    measurements, is the level itself."""
+    assert not any(spec.reuse for spec in LEVELS.values())
+    kept = player("mcts4-keep,c=0.4", 1, simulations=30)
+    assert (kept.solver, kept.reuse, kept.playouts, kept.exploration) == (True, True, 30, 0.4)
+    assert player("mcts5-keep", 1).settings("tripen") == LEVELS[5].search_settings("tripen")
+    # The level, its -nokeep and mcts4-solver search alike: the same seed plays the same
+    # moves, all legal to the end (play() refuses an illegal action), and no tree is kept.
+    bots = [player(name, 1, simulations=30) for name in ("mcts4", "mcts4-nokeep", "mcts4-solver")]
     state = games.get("hadron").new()
     while not state.is_over:
-        action = bot.choose(state)
-        assert twin.choose(state) == action
-        assert bot.tree is None and bot.last.tree is None
+        action, *others = [bot.choose(state) for bot in bots]
+        assert others == [action, action]
+        assert all(bot.tree is None and bot.last.tree is None for bot in bots)
         state = state.play(action)
 
 

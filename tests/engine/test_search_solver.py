@@ -145,7 +145,7 @@ def test_a_player_keeps_its_tree_through_a_game():
     """A player that reuses goes on from the node of its opponent's reply when the search
     had tried it, and plays legal actions to the end from either seat."""
     for seat in (0, 1):
-        bot, other = MctsPlayer(4, seed=seat, simulations=300), RandomPlayer(9)
+        bot, other = MctsPlayer(4, seed=seat, simulations=300, reuse=True), RandomPlayer(9)
         state, went_on = games.get("copolymer").new(size=4), 0
         while not state.is_over:
             if state.person_to_move == seat:
