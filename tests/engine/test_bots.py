@@ -136,9 +136,9 @@ def test_levels_rise_and_are_named_for_the_site():
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_every_level_plays_legal_actions_to_the_end_on_every_board(name):
-    """Each level with its own switches (the solver, the kept tree) and time cap, on every
-    board the game offers, against the random player: a budget of a few simulations a move
-    keeps the test cheap on the large boards."""
+    """Each level with its own switches (the solver; no level keeps its tree) and time cap,
+    on every board the game offers, against the random player: a budget of a few simulations
+    a move keeps the test cheap on the large boards."""
     from games.arena import boards
     game = games.get(name)
     for options in boards(game, "all"):
