@@ -14,18 +14,18 @@ smallest size, the default and the largest (--boards ends), only the default, or
 level's (the level's time cap still stands), for a comparison at equal budget that a shared
 machine can afford; the table then measures the search, not the levels as the site plays them.
 A row gives the first-named player's score (a win 1, a draw 1/2) as a rate with its 95% Wilson
-interval, and its score in the games where it moved first and in those where it moved second.  Then the top level's thinking per action: CPU seconds of the process that played it
-(mean, max), the wall-clock maximum, and how many of its searches the level's time cap cut short
-(a cut search is weaker than its level and no longer repeatable). --pair A:B plays only that
-pairing (players: random, greedy, mcts1..mcts5; a level's name with -uct: without RAVE; -old:
-the search before the MCTS-solver, the kept tree, the widening and the endgame search, commit
-a6a705f; -solver or -reuse: with only that one; -keep: the level keeping its tree between its
-moves, as no level does on the site; and settings after commas, `,sims=N` its own budget,
-`,c=X` its exploration, `,rave=X`, `,widen=0|1`, `,endgame=N` the exact endgame search's
-budget, 0 off). Budgets of each player's
-own are how a match at equal thinking time is played on a shared machine: each side gets the
-simulations its search does in the same CPU time, calibrated side by side, and the table then
-gives the opponent's CPU per action beside the top's.
+interval, and its score in the games where it moved first and in those where it moved second.
+Then the top level's thinking per action: CPU seconds of the process that played it (mean, max),
+the wall-clock maximum, and how many of its searches the level's time cap cut short (a cut
+search is weaker than its level and no longer repeatable). --pair A:B plays only that pairing
+(players: random, greedy, mcts1..mcts5; a level's name with -uct: without RAVE; -old: the search
+before the MCTS-solver, the kept tree, the widening and the endgame search, commit a6a705f;
+-solver or -reuse: with only that one; -keep: the level keeping its tree between its moves, as
+no level does on the site; and settings after commas, `,sims=N` its own budget, `,c=X` its
+exploration, `,rave=X`, `,widen=0|1`, `,endgame=N` the exact endgame search's budget, 0 off).
+Budgets of each player's own are how a match at equal thinking time is played on a shared
+machine: each side gets the simulations its search does in the same CPU time, calibrated side by
+side, and the table then gives the opponent's CPU per action beside the top's.
 
 The full table takes hours: --jobs N plays games in N processes, and --results FILE keeps one
 JSON line per finished game, so a rerun with the same file skips the games it holds and only
