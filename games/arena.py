@@ -61,7 +61,7 @@ def play_game(game, players, first: int, options: dict | None = None):
         action = bot.choose(state)
         cpu, wall = process_time() - cpu, perf_counter() - wall
         cut = isinstance(bot, MctsPlayer) and bot.last.playouts not in (0, bot.playouts) \
-            and bot.last.seconds >= bot.time_limit
+            and bot.last.seconds >= bot.search_limit
         times[id(bot)].append((cpu, wall, cut))
         state = state.play(action)
     if state.winner is None:

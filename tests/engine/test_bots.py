@@ -8,9 +8,9 @@ import pytest
 
 import games
 from games import mcts
-from games.bots import (CLOCK_TOP_LEVEL, LEVELS, TOP_EXPLORATION, TOP_LEVEL, GreedyPlayer,
-                        MctsPlayer, RandomPlayer, choose, level_description, level_name, player,
-                        winning_chances)
+from games.bots import (CLOCK_TOP_LEVEL, LEVELS, TOP_EXPLORATION, TOP_LEVEL, TREE_FREE_SHARE,
+                        GreedyPlayer, MctsPlayer, RandomPlayer, choose, level_description,
+                        level_name, player, winning_chances)
 
 # Small boards: every game played to the end in a few hundred milliseconds at level 1.
 SMALL = {"copolymer": {"size": 4}, "hadron": {"size": 5}, "tripen": {"size": 5},
@@ -166,7 +166,8 @@ def test_the_time_cap_cuts_a_search_short():
     assert result.action in state.legal_actions()
     bot = MctsPlayer(TOP_LEVEL, seed=1, time_limit=0.05)
     assert bot.choose(state) in state.legal_actions()
-    assert bot.last.playouts < LEVELS[TOP_LEVEL].simulations and bot.last.seconds >= 0.05
+    assert bot.last.playouts < LEVELS[TOP_LEVEL].simulations
+    assert bot.last.seconds >= bot.search_limit   # the limit less the tree's freeing
 
 
 def test_a_search_on_a_real_clock_stops_at_its_time_whatever_its_cpu():
@@ -178,6 +179,19 @@ def test_a_search_on_a_real_clock_stops_at_its_time_whatever_its_cpu():
     bot = MctsPlayer(TOP_LEVEL, seed=1, time_limit=2.5, clock=lambda: next(readings))
     assert bot.choose(state) in state.legal_actions()
     assert bot.last.playouts == 3
+
+
+def test_a_level_leaves_the_last_share_of_its_time_for_freeing_its_tree():
+    """The time limit bounds the whole action, and the searched tree is freed after the
+    search (a fifth of a second after Master's search on Hadron 11x11): so the search stops
+    TREE_FREE_SHARE of the limit early, here on a clock that runs 0.01 s a reading."""
+    readings = iter(range(10 ** 6))
+    state = games.get("copolymer").new()
+    bot = MctsPlayer(TOP_LEVEL, seed=1, time_limit=1.0, clock=lambda: next(readings) / 100)
+    assert bot.search_limit == pytest.approx(1.0 - TREE_FREE_SHARE) and TREE_FREE_SHARE > 0
+    assert bot.choose(state) in state.legal_actions()
+    assert 1.0 - TREE_FREE_SHARE <= bot.last.seconds < 1.0
+    assert bot.last.tree is None   # freed within the action, inside the limit
 
 
 def test_a_settled_search_stops_early_with_the_answer_it_would_give():
@@ -283,7 +297,10 @@ def test_no_level_keeps_its_tree_as_the_site_plays_none():
     assert player("mcts5-keep", 1).settings("tripen") == LEVELS[5].search_settings("tripen")
     # The level, its -nokeep and mcts4-solver search alike: the same seed plays the same
     # moves, all legal to the end (play() refuses an illegal action), and no tree is kept.
+    # No time limit: the endgame search's deadline would make the moves the machine's.
     bots = [player(name, 1, simulations=30) for name in ("mcts4", "mcts4-nokeep", "mcts4-solver")]
+    for bot in bots:
+        bot.time_limit = NO_CAP
     state = games.get("hadron").new()
     while not state.is_over:
         action, *others = [bot.choose(state) for bot in bots]
