@@ -72,27 +72,28 @@ WIDE = {"exploration": 0.0, "widen": True}
 TOP_TUNED = {"tripen": WIDE, "colorful": {**WIDE, "exploration": 0.05}, "copolymer": WIDE}
 
 # The top levels' exact endgame search (Hadron's), in positions: about 1.2 s of the Strong
-# level's 1.6 s search and 3.5 s of Master's 4.7 s on this project's 2-core machine (4 µs a
+# level's 1.62 s search and 3.4 s of Master's 4.5 s on this project's 2-core machine (4 µs a
 # position).  Of the 124 positions after Red's first placement and Blue's reply on the 5x5
 # board (every one a win for Red), they decide 103 and 118 (docs/measurements.md, issue 28).
 STRONG_ENDGAME = 300_000
 MASTER_ENDGAME = 900_000
 
 # A level's cap bounds its whole action, and dropping the searched tree (every node's position
-# freed) comes after the search: up to 4.4% of the search's time, 0.22 s after Master's 5 s
-# on Hadron 11x11, when Master's actions had run to 5.1 s (docs/measurements.md, issue 28).
-# So the search stops this share of the cap early.
-TREE_FREE_SHARE = 0.06
+# freed) comes after the search: 0.17-0.22 s after Master's search on Hadron 11x11, when
+# Master's actions had run to 5.1 s; with 6% kept for it, Strong's still ran to 1.77 s of its
+# 1.7 on Hadron 11x11 with three processes on two cores (docs/measurements.md, issue 28).  So
+# the search stops this share of the cap early.
+TREE_FREE_SHARE = 0.1
 
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under
-# 2 s of CPU a move (docs/measurements.md has the arena's figures): 1.7 s, its search's 1.6 s
+# 2 s of CPU a move (docs/measurements.md has the arena's figures): 1.8 s, a search of 1.62 s
 # and the tree's freeing.  Master thinks up to 5 s a move, so it is offered only where no
 # clock runs.
 LEVELS = {
     1: Level(10, 1.0, "Beginner", "Takes a win in one move; otherwise barely looks ahead."),
     2: Level(100, 1.0, "Casual", "Looks a little ahead; leaves chances for a careful player."),
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
-    4: Level(10000, 1.7, "Strong", "A deep search that proves wins, about two seconds a move.",
+    4: Level(10000, 1.8, "Strong", "A deep search that proves wins, about two seconds a move.",
              solver=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED,
              endgame=STRONG_ENDGAME),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "

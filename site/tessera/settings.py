@@ -397,7 +397,7 @@ JOBS_LEASE = jobs_setting("LEASE", 10, float)
 # The CPUs the workers think on, e.g. "2,3" (empty: any). Alias BOT_CPUS.
 JOBS_CPUS = jobs_setting("CPUS", "")
 # Active games against the computer one account may have at once (a new one is refused): each
-# queues up to ~1.7 s of thinking a move on the workers everyone shares.
+# queues up to ~1.8 s of thinking a move on the workers everyone shares.
 BOT_GAMES_PER_PLAYER = env_number("BOT_GAMES_PER_PLAYER", 3)
 # Seconds between sweeps for jobs that should be in work and are not (a killed worker's).
 BOT_SWEEP = env_number("BOT_SWEEP", 5, float)
