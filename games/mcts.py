@@ -32,7 +32,8 @@ a caller that must answer within a wall-clock time (the site, on a realtime cloc
 `clock=time.monotonic`.  The search stops early once the most visited
 root action cannot be overtaken within what is left of the budget ("settled"): the answer is
 the same, only sooner.  Nodes hold no reference to their parent, so a finished tree is freed
-as soon as it is dropped, without waiting for the cycle collector.
+as soon as it is dropped, without waiting for the cycle collector; and the collector is held
+off while a search runs (`_CollectorPause`), since it only scanned the growing tree.
 
 Four things the top levels add, each a switch of `search` so that the player before them can
 still be measured against them (games.arena's `-old` players):
@@ -69,6 +70,8 @@ from __future__ import annotations
 
 import math
 import random
+import gc
+import threading
 from dataclasses import dataclass, field
 from time import process_time
 
@@ -77,6 +80,36 @@ from .endgame import decide
 # The most of a search's time limit that the exact endgame search may take (its budget is in
 # positions; this only bounds it on a slow or busy machine).
 ENDGAME_SHARE = 0.75
+
+class _CollectorPause:
+    """Holds the cyclic garbage collector off while any search of this process runs, and puts
+    it back as it found it once none does (the site's Redis workers search in several threads).
+    A search allocates a tracked object or more per simulation and keeps them: the collector
+    kept scanning the whole growing tree, up to a quarter of a Strong search's time on Hadron
+    11x11, a tenth of a second at a time past the deadline.  A tree holds no cycle (nodes have
+    no parent reference): refcounting frees it, and what cyclic garbage a search makes waits
+    for the collector's next run after it (docs/measurements.md, issue 28)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.searches = 0
+        self.resume = False
+
+    def __enter__(self):
+        with self.lock:
+            if self.searches == 0:
+                self.resume = gc.isenabled()
+                gc.disable()
+            self.searches += 1
+
+    def __exit__(self, *exc_info):
+        with self.lock:
+            self.searches -= 1
+            if self.searches == 0 and self.resume:
+                gc.enable()
+
+
+_collector_paused = _CollectorPause()
 
 try:
     # collections.Counter's counting loop, in C: adds 1 to mapping[x] for each x of an
@@ -178,6 +211,13 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     from where it holds this position; `widen` picks what to expand by AMAF (see the module's
     notes).  `endgame` is a budget of positions for an exact search tried first, in a game
     that has one (games.endgame): a win it finds is played without a tree search."""
+    with _collector_paused:
+        return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
+                       solver, tree, widen, endgame)
+
+
+def _search(state, playouts, rng, time_limit, exploration, rave, settle, clock, solver, tree,
+            widen, endgame) -> Result:
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:

@@ -194,6 +194,49 @@ def test_a_level_leaves_the_last_share_of_its_time_for_freeing_its_tree():
     assert bot.last.tree is None   # freed within the action, inside the limit
 
 
+def test_the_cycle_collector_is_off_while_a_search_runs_and_as_it_was_after():
+    """The collector only scanned the growing tree (a quarter of a search's time on Hadron
+    11x11): a search holds it off, read here by the search's own clock, and leaves it as it
+    found it, on or off; searches in two threads at once leave it on only after both."""
+    import gc
+    import threading
+
+    seen = []
+    readings = iter(range(10 ** 6))
+
+    def clock():
+        seen.append(gc.isenabled())
+        return next(readings) / 100
+
+    state = games.get("hadron").new(size=7)
+    assert gc.isenabled()
+    mcts.search(state, playouts=50, rng=random.Random(1), time_limit=1.0, clock=clock)
+    assert seen and not any(seen) and gc.isenabled()
+    gc.disable()
+    try:
+        mcts.search(state, playouts=5, rng=random.Random(1))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    # Two searches overlapping: the first to end leaves the collector off for the other.
+    inside, release, during = threading.Event(), threading.Event(), []
+
+    def waiting_clock():
+        inside.set()
+        release.wait(5)
+        return 0.0
+
+    other = threading.Thread(target=mcts.search, args=(state, 2, random.Random(2)),
+                             kwargs={"clock": waiting_clock})
+    other.start()
+    assert inside.wait(5)
+    mcts.search(state, playouts=5, rng=random.Random(1))
+    during.append(gc.isenabled())
+    release.set()
+    other.join(5)
+    assert during == [False] and gc.isenabled()
+
+
 def test_a_settled_search_stops_early_with_the_answer_it_would_give():
     """Near the end of a Hadron game one action soon leads: the search stops once no other
     action can catch up in the budget left, and the whole budget, searched with the same
