@@ -72,6 +72,7 @@ import math
 import random
 import gc
 import threading
+import time
 from dataclasses import dataclass, field
 from time import process_time
 
@@ -88,18 +89,25 @@ class _CollectorPause:
     kept scanning the whole growing tree, up to a quarter of a Strong search's time on Hadron
     11x11, a tenth of a second at a time past the deadline.  A tree holds no cycle (nodes have
     no parent reference): refcounting frees it, and what cyclic garbage a search makes waits
-    for the collector's next run after it (docs/measurements.md, issue 28)."""
+    for the collector's next run after it (docs/measurements.md, issue 28).  Threads whose
+    searches overlap without end would hold it off for good: a search that starts when it has
+    been off `most` seconds runs it once first."""
 
-    def __init__(self):
+    def __init__(self, most: float = 30.0, clock=time.monotonic):
         self.lock = threading.Lock()
         self.searches = 0
         self.resume = False
+        self.most, self.clock, self.since = most, clock, 0.0
 
     def __enter__(self):
         with self.lock:
             if self.searches == 0:
                 self.resume = gc.isenabled()
                 gc.disable()
+                self.since = self.clock()
+            elif self.resume and self.clock() - self.since > self.most:
+                gc.collect()
+                self.since = self.clock()
             self.searches += 1
 
     def __exit__(self, *exc_info):

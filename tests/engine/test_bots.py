@@ -237,6 +237,32 @@ def test_the_cycle_collector_is_off_while_a_search_runs_and_as_it_was_after():
     assert during == [False] and gc.isenabled()
 
 
+def test_searches_that_overlap_without_end_let_the_collector_run_now_and_then():
+    """A search that starts while others hold the collector off, and it has been off longer
+    than the pause's `most` seconds, runs one collection first (unreachable cycles go)."""
+    import gc
+
+    now = [0.0]
+    pause = mcts._CollectorPause(most=30.0, clock=lambda: now[0])
+    runs = []
+    gc.callbacks.append(lambda phase, info: runs.append(phase) if phase == "stop" else None)
+    try:
+        with pause:
+            now[0] = 10.0
+            with pause:          # 10 s off: nothing
+                pass
+            assert runs == [] and not gc.isenabled()
+            now[0] = 45.0
+            with pause:          # 45 s off: one collection, and the count starts again
+                assert runs == ["stop"] and not gc.isenabled()
+            now[0] = 60.0
+            with pause:
+                assert runs == ["stop"]
+        assert gc.isenabled()
+    finally:
+        gc.callbacks.pop()
+
+
 def test_a_settled_search_stops_early_with_the_answer_it_would_give():
     """Near the end of a Hadron game one action soon leads: the search stops once no other
     action can catch up in the budget left, and the whole budget, searched with the same
