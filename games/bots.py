@@ -191,7 +191,7 @@ class MctsPlayer(Player):
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
                  reuse: bool | None = None, simulations: int | None = None,
                  exploration: float | None = None, widen: bool | None = None,
-                 endgame: int | None = None):
+                 endgame: int | None = None, hold_collector: bool = True):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
@@ -199,6 +199,7 @@ class MctsPlayer(Player):
         self.level, self.rave, self.spec = level, rave, spec
         # Given here, they hold for every game; else the level's, per game (choose).
         self.exploration, self.widen, self.endgame = exploration, widen, endgame
+        self.hold_collector = hold_collector
         self.playouts = spec.simulations if simulations is None else simulations
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
@@ -212,7 +213,8 @@ class MctsPlayer(Player):
         tuned = self.settings(state.game.name)
         self.last = search(state, self.playouts, self.rng, self.search_limit, rave=self.rave,
                            clock=self.clock, solver=self.solver,
-                           tree=self.tree if self.reuse else None, **tuned)
+                           tree=self.tree if self.reuse else None,
+                           hold_collector=self.hold_collector, **tuned)
         if self.reuse:
             if self.last.tree is not None:
                 self.tree = self.last.tree
@@ -237,13 +239,14 @@ class MctsPlayer(Player):
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
 # was before the solver, the kept tree, the top levels' exploration, widening and endgame
-# search (commit a6a705f: what the new top level is measured against); with only one of the
+# search and the collector held off (commit a6a705f: what the new top level is measured
+# against; its faster playouts it shares); with only one of the
 # first two; the level as it is but keeping its tree between its moves (its solver and
 # settings stay: what the tree alone is worth); without it, as the level itself now plays
 # (the name earlier measurements used).
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
             "old": {"solver": False, "reuse": False, "exploration": 0.4, "widen": False,
-                    "endgame": 0},
+                    "endgame": 0, "hold_collector": False},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True},
             "keep": {"reuse": True}, "nokeep": {"reuse": False}}
 

@@ -205,7 +205,7 @@ def immediate_wins(state) -> list[str]:
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
            exploration: float = 0.4, rave: float = 500.0, settle: bool = True,
            clock=process_time, solver: bool = False, tree: Node | None = None,
-           widen: bool = False, endgame: int = 0) -> Result:
+           widen: bool = False, endgame: int = 0, hold_collector: bool = True) -> Result:
     """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
     seconds of `clock` (CPU seconds of this process unless told otherwise: a player on a real
     clock passes time.monotonic, since a starved process must still answer in time),
@@ -218,7 +218,12 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     `solver` turns the MCTS-solver on; `tree` is a previous search's `Result.tree` to go on
     from where it holds this position; `widen` picks what to expand by AMAF (see the module's
     notes).  `endgame` is a budget of positions for an exact search tried first, in a game
-    that has one (games.endgame): a win it finds is played without a tree search."""
+    that has one (games.endgame): a win it finds is played without a tree search.
+    `hold_collector` false leaves the cyclic collector running, as every search did before
+    (the arena's old top level)."""
+    if not hold_collector:
+        return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
+                       solver, tree, widen, endgame)
     with _collector_paused:
         return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
                        solver, tree, widen, endgame)

@@ -237,6 +237,23 @@ def test_the_cycle_collector_is_off_while_a_search_runs_and_as_it_was_after():
     assert during == [False] and gc.isenabled()
 
 
+def test_the_old_top_level_searches_with_the_collector_running_as_it_did():
+    """The arena's mcts4-old is the top level before this issue: the collector ran."""
+    import gc
+
+    seen = []
+
+    def clock():
+        seen.append(gc.isenabled())
+        return len(seen) / 100
+
+    old = player("mcts4-old", 1)
+    assert old.hold_collector is False and player("mcts4", 1).hold_collector is True
+    old.clock = clock
+    old.choose(games.get("copolymer").new())
+    assert seen and all(seen)
+
+
 def test_searches_that_overlap_without_end_let_the_collector_run_now_and_then():
     """A search that starts while others hold the collector off, and it has been off longer
     than the pause's `most` seconds, runs one collection first (unreachable cycles go)."""
