@@ -214,12 +214,10 @@ class MctsPlayer(Player):
         self.last = search(state, self.playouts, self.rng, self.search_limit, rave=self.rave,
                            clock=self.clock, solver=self.solver,
                            tree=self.tree if self.reuse else None,
-                           hold_collector=self.hold_collector, **tuned)
-        if self.reuse:
-            if self.last.tree is not None:
-                self.tree = self.last.tree
-        else:   # nothing keeps the tree: it is freed now, as before the tree was kept
-            self.last.tree = None
+                           hold_collector=self.hold_collector, keep_tree=self.reuse,
+                           **tuned)
+        if self.reuse and self.last.tree is not None:
+            self.tree = self.last.tree
         return self.last.action
 
     @property
@@ -305,7 +303,8 @@ def winning_chances(state, playouts: int = 2000, seed: int | None = None,
     `time_limit` is in CPU seconds, as for the levels."""
     while not state.is_over:
         # The whole budget: a settled answer is no reason to stop estimating the position.
-        result = search(state, playouts, random.Random(seed), time_limit, settle=False)
+        result = search(state, playouts, random.Random(seed), time_limit, settle=False,
+                        keep_tree=False)
         if result.playouts or result.value == 1.0:
             chance = result.value if result.mean is None else result.mean
             return (chance, 1.0 - chance) if state.person_to_move == 0 else (1.0 - chance, chance)

@@ -205,7 +205,8 @@ def immediate_wins(state) -> list[str]:
 def search(state, playouts: int, rng: random.Random, time_limit: float | None = None,
            exploration: float = 0.4, rave: float = 500.0, settle: bool = True,
            clock=process_time, solver: bool = False, tree: Node | None = None,
-           widen: bool = False, endgame: int = 0, hold_collector: bool = True) -> Result:
+           widen: bool = False, endgame: int = 0, hold_collector: bool = True,
+           keep_tree: bool = True) -> Result:
     """Search from `state` (not over) for up to `playouts` simulations or `time_limit`
     seconds of `clock` (CPU seconds of this process unless told otherwise: a player on a real
     clock passes time.monotonic, since a starved process must still answer in time),
@@ -220,17 +221,20 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     notes).  `endgame` is a budget of positions for an exact search tried first, in a game
     that has one (games.endgame): a win it finds is played without a tree search.
     `hold_collector` false leaves the cyclic collector running, as every search did before
-    (the arena's old top level)."""
+    (the arena's old top level).  `keep_tree` false frees the tree before the search ends
+    (`Result.tree` None), while the collector is still held off: the tree's objects, all
+    allocated since the collector last ran, would make its first run after the search scan
+    the whole tree."""
     if not hold_collector:
         return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
-                       solver, tree, widen, endgame)
+                       solver, tree, widen, endgame, keep_tree)
     with _collector_paused:
         return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
-                       solver, tree, widen, endgame)
+                       solver, tree, widen, endgame, keep_tree)
 
 
 def _search(state, playouts, rng, time_limit, exploration, rave, settle, clock, solver, tree,
-            widen, endgame) -> Result:
+            widen, endgame, keep_tree) -> Result:
     start = clock()
     deadline = None if time_limit is None else start + time_limit
     if state.is_over:
@@ -258,10 +262,13 @@ def _search(state, playouts, rng, time_limit, exploration, rave, settle, clock, 
         if settle and done & 15 == 0 and _settled(root, playouts - done):
             break
     best = _answer(root, solver)
-    return Result(best.action, done, clock() - start, best.w / best.n if best.n else 1.0,
-                  {c.action: c.n for c in root.children},
-                  sum(c.w for c in root.children) / max(1, sum(c.n for c in root.children)),
-                  root, root.proof)
+    result = Result(best.action, done, 0.0, best.w / best.n if best.n else 1.0,
+                    {c.action: c.n for c in root.children},
+                    sum(c.w for c in root.children) / max(1, sum(c.n for c in root.children)),
+                    root if keep_tree else None, root.proof)
+    best = root = None   # without keep_tree, the last references to the tree: freed here
+    result.seconds = clock() - start
+    return result
 
 
 def _answer(root: Node, solver: bool) -> Node:
