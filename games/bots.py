@@ -78,11 +78,11 @@ TOP_TUNED = {"tripen": WIDE, "colorful": {**WIDE, "exploration": 0.05}, "copolym
 STRONG_ENDGAME = 300_000
 MASTER_ENDGAME = 900_000
 
-# A level's cap bounds its whole action, and dropping the searched tree (every node's position
-# freed) comes after the search: 0.17-0.22 s after Master's search on Hadron 11x11, when
+# A level's cap bounds its whole action, and freeing the searched tree (every node's position)
+# comes after its last simulation: 0.17-0.22 s after Master's search on Hadron 11x11, when
 # Master's actions had run to 5.1 s; with 6% kept for it, Strong's still ran to 1.77 s of its
 # 1.7 on Hadron 11x11 with three processes on two cores (docs/measurements.md, issue 28).  So
-# the search stops this share of the cap early.
+# the search's simulations stop this share of the cap early.
 TREE_FREE_SHARE = 0.1
 
 # Each level searches ten times more than the one below; the Strong level's cap keeps it under

@@ -68,9 +68,9 @@ still be measured against them (games.arena's `-old` players):
 
 from __future__ import annotations
 
+import gc
 import math
 import random
-import gc
 import threading
 import time
 from dataclasses import dataclass, field
@@ -82,10 +82,11 @@ from .endgame import decide
 # positions; this only bounds it on a slow or busy machine).
 ENDGAME_SHARE = 0.75
 
+
 class _CollectorPause:
     """Holds the cyclic garbage collector off while any search of this process runs, and puts
-    it back as it found it once none does (the site's Redis workers search in several threads).
-    A search allocates a tracked object or more per simulation and keeps them: the collector
+    it back as it found it once none does (a `jobs_worker` with several threads may search in
+    each).  A search allocates a tracked object or more per simulation and keeps them: the collector
     kept scanning the whole growing tree, up to a quarter of a Strong search's time on Hadron
     11x11, a tenth of a second at a time past the deadline.  A tree holds no cycle (nodes have
     no parent reference): refcounting frees it, and what cyclic garbage a search makes waits
