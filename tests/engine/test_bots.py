@@ -182,8 +182,8 @@ def test_a_search_on_a_real_clock_stops_at_its_time_whatever_its_cpu():
 
 
 def test_a_level_leaves_the_last_share_of_its_time_for_freeing_its_tree():
-    """The time limit bounds the whole action, and the searched tree is freed after the
-    search (a fifth of a second after Master's search on Hadron 11x11): so the search stops
+    """The time limit bounds the whole action, and the searched tree is freed after the last
+    simulation (a fifth of a second after Master's on Hadron 11x11): so the simulations stop
     TREE_FREE_SHARE of the limit early, here on a clock that runs 0.01 s a reading."""
     readings = iter(range(10 ** 6))
     state = games.get("copolymer").new()
