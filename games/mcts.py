@@ -73,6 +73,7 @@ import math
 import random
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from time import process_time
 
@@ -226,10 +227,7 @@ def search(state, playouts: int, rng: random.Random, time_limit: float | None = 
     (`Result.tree` None), while the collector is still held off: the tree's objects, all
     allocated since the collector last ran, would make its first run after the search scan
     the whole tree."""
-    if not hold_collector:
-        return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
-                       solver, tree, widen, endgame, keep_tree)
-    with _collector_paused:
+    with _collector_paused if hold_collector else nullcontext():
         return _search(state, playouts, rng, time_limit, exploration, rave, settle, clock,
                        solver, tree, widen, endgame, keep_tree)
 
