@@ -22,7 +22,9 @@ search is weaker than its level and no longer repeatable). --pair A:B plays only
 before the MCTS-solver, the kept tree, the widening and the endgame search, commit a6a705f;
 -solver or -reuse: with only that one; -keep: the level keeping its tree between its moves, as
 no level does on the site; and settings after commas, `,sims=N` its own budget, `,c=X` its
-exploration, `,rave=X`, `,widen=0|1`, `,endgame=N` the exact endgame search's budget, 0 off).
+exploration, `,rave=X`, `,widen=0|1`, `,endgame=N` the exact endgame search's budget, 0 off,
+`,collector=1` the cyclic collector running during the search, as the old level's did, `0`
+held off, as the levels' is).
 Budgets of each player's own are how a match at equal thinking time is played on a shared
 machine: each side gets the simulations its search does in the same CPU time, calibrated side by
 side, and the table then gives the opponent's CPU per action beside the top's.

@@ -253,10 +253,13 @@ VARIANTS = {"": {}, "uct": {"rave": 0.0},
 # time: `sims` its simulations a move (each player its own: a budget calibrated to the same
 # CPU time for each search), `c` UCB's exploration constant, `rave` RAVE's parameter, `widen`
 # 1 or 0 the widening on or off (a level's own settings are per game: Level.tuned), `endgame`
-# the exact endgame search's budget of positions (0: off).
+# the exact endgame search's budget of positions (0: off), `collector` 1 the cyclic collector
+# running during the search, as before this issue, or 0 held off, as the levels search (what
+# the pause alone is worth in a match: docs/measurements.md, issue 28).
 SETTINGS = {"sims": ("simulations", int), "c": ("exploration", float), "rave": ("rave", float),
             "widen": ("widen", lambda value: {"0": False, "1": True}[value]),
-            "endgame": ("endgame", int)}
+            "endgame": ("endgame", int),
+            "collector": ("hold_collector", lambda value: {"0": True, "1": False}[value])}
 
 
 def player(spec: str, seed: int | None = None, simulations: int | None = None) -> Player:
@@ -286,7 +289,7 @@ def player(spec: str, seed: int | None = None, simulations: int | None = None) -
             return MctsPlayer(int(level), seed, **options)
     raise ValueError(f"no player {spec!r}: random, greedy, mcts1..mcts{TOP_LEVEL}, "
                      f"with -uct, -old, -solver, -reuse, -keep or -nokeep, "
-                     f"and settings ,sims=N ,c=X ,rave=X ,widen=0|1 ,endgame=N")
+                     f"and settings ,sims=N ,c=X ,rave=X ,widen=0|1 ,endgame=N ,collector=0|1")
 
 
 def _check(state) -> None:

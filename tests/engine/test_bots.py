@@ -254,6 +254,16 @@ def test_the_old_top_level_searches_with_the_collector_running_as_it_did():
     assert seen and all(seen)
 
 
+def test_a_players_name_says_whether_its_search_holds_the_collector_off():
+    """`,collector=1`: the level searching with the collector running, what the pause alone
+    is worth in a match; `,collector=0`: the old level holding it off."""
+    assert player("mcts4,collector=1", 1).hold_collector is False
+    assert player("mcts4-old,collector=0", 1).hold_collector is True
+    assert player("mcts4,collector=0", 1).hold_collector is True
+    with pytest.raises(ValueError, match="collector=0"):
+        player("mcts4,collector=yes", 1)
+
+
 def test_searches_that_overlap_without_end_let_the_collector_run_now_and_then():
     """A search that starts while others hold the collector off, and it has been off longer
     than the pause's `most` seconds, runs one collection first (unreachable cycles go)."""
