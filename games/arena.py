@@ -62,7 +62,8 @@ def play_game(game, players, first: int, options: dict | None = None):
         wall, cpu = perf_counter(), process_time()
         action = bot.choose(state)
         cpu, wall = process_time() - cpu, perf_counter() - wall
-        cut = isinstance(bot, MctsPlayer) and bot.last.playouts not in (0, bot.playouts) \
+        cut = isinstance(bot, MctsPlayer) \
+            and bot.last.playouts not in (0, bot.budget(game.name)) \
             and bot.last.seconds >= bot.search_limit
         times[id(bot)].append((cpu, wall, cut))
         state = state.play(action)
@@ -206,8 +207,9 @@ def main(argv=None) -> int:
     done = load_results(args.results)
     todo = [t for _, _, rows in tables for _, _, tasks in rows for t in tasks
             if task_key(t) not in done and not args.report]
-    levels = "; ".join(f"{lv} {level.name}: {level.simulations} simulations, cap "
-                       f"{level.cap:g} CPU s" for lv, level in LEVELS.items())
+    levels = "; ".join(f"{lv} {level.name}: {level.simulations} simulations"
+                       + "".join(f" ({game} {n})" for game, n in (level.budgets or {}).items())
+                       + f", cap {level.cap:g} CPU s" for lv, level in LEVELS.items())
     print(f"levels: {levels}")
     if args.simulations:
         print(f"every search: {args.simulations} simulations a move (the levels' caps stand)")

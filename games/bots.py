@@ -52,6 +52,12 @@ class Level(NamedTuple):
     # Positions of the exact endgame search tried before the tree search, in a game that has
     # one (games.endgame; games.mcts.search's `endgame`); 0: none.
     endgame: int = 0
+    # Per game, simulations that replace `simulations`: {game name: simulations}.
+    budgets: dict | None = None
+
+    def budget(self, game: str) -> int:
+        """The simulations this level's search of `game` runs at most."""
+        return (self.budgets or {}).get(game, self.simulations)
 
     def search_settings(self, game: str) -> dict:
         """The exploration, widening and endgame budget this level searches `game` with."""
@@ -78,6 +84,15 @@ TOP_TUNED = {"tripen": WIDE, "colorful": {**WIDE, "exploration": 0.05}, "copolym
 STRONG_ENDGAME = 300_000
 MASTER_ENDGAME = 900_000
 
+# The Strong level's simulations per game where 10,000 leave much of its cap unused.  On
+# Colorful hexhex 5 its 10,000 took 0.9 s an action of its 1.62 s search and scored 0.73
+# against the old top level over 120 games; with 15,000 (1.05 s an action) it scored 0.76 over
+# 80 (docs/measurements.md, issue 28).  On the larger boards the cap ends most searches first.
+# Master keeps three times Strong's simulations there: its 30,000 took 2.2 s an action of its
+# 4.5 s search.
+STRONG_BUDGETS = {"colorful": 15_000}
+MASTER_BUDGETS = {"colorful": 45_000}
+
 # A level's cap bounds its whole action, and freeing the searched tree (every node's position)
 # comes after its last simulation: 0.17-0.22 s after Master's search on Hadron 11x11, when
 # Master's actions had run to 5.1 s; with 6% kept for it, Strong's still ran to 1.77 s of its
@@ -95,10 +110,11 @@ LEVELS = {
     3: Level(1000, 1.8, "Club", "A solid player that punishes loose moves."),
     4: Level(10000, 1.8, "Strong", "A deep search that proves wins, about two seconds a move.",
              solver=True, exploration=TOP_EXPLORATION, tuned=TOP_TUNED,
-             endgame=STRONG_ENDGAME),
+             endgame=STRONG_ENDGAME, budgets=STRONG_BUDGETS),
     5: Level(30000, 5.0, "Master", "The deepest search, up to five seconds a move: untimed "
              "and correspondence games only.", solver=True, untimed_only=True,
-             exploration=TOP_EXPLORATION, tuned=TOP_TUNED, endgame=MASTER_ENDGAME),
+             exploration=TOP_EXPLORATION, tuned=TOP_TUNED, endgame=MASTER_ENDGAME,
+             budgets=MASTER_BUDGETS),
 }
 TOP_LEVEL = max(LEVELS)
 # The strongest level that fits a realtime clock.
@@ -184,14 +200,16 @@ def loses_at_once(state, action: str) -> bool:
 
 class MctsPlayer(Player):
     """Monte Carlo tree search (UCT with RAVE) at a level of LEVELS.  `solver` and `reuse`
-    default to the level's; `simulations` replaces the level's budget (the arena's equal
-    budgets).  A player that reuses keeps its last search's tree for its next move."""
+    default to the level's; `simulations` replaces the level's budget in every game (the
+    arena's equal budgets), `budgets` its budgets per game (Level.budgets).  A player that
+    reuses keeps its last search's tree for its next move."""
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
                  rave: float = 500.0, clock=process_time, solver: bool | None = None,
                  reuse: bool | None = None, simulations: int | None = None,
                  exploration: float | None = None, widen: bool | None = None,
-                 endgame: int | None = None, hold_collector: bool = True):
+                 endgame: int | None = None, hold_collector: bool = True,
+                 budgets: dict | None = None):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
@@ -200,7 +218,8 @@ class MctsPlayer(Player):
         # Given here, they hold for every game; else the level's, per game (choose).
         self.exploration, self.widen, self.endgame = exploration, widen, endgame
         self.hold_collector = hold_collector
-        self.playouts = spec.simulations if simulations is None else simulations
+        self.simulations = simulations
+        self.budgets = spec.budgets if budgets is None else budgets
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
         self.solver = spec.solver if solver is None else solver
@@ -211,14 +230,20 @@ class MctsPlayer(Player):
     def choose(self, state) -> str:
         _check(state)
         tuned = self.settings(state.game.name)
-        self.last = search(state, self.playouts, self.rng, self.search_limit, rave=self.rave,
-                           clock=self.clock, solver=self.solver,
+        self.last = search(state, self.budget(state.game.name), self.rng, self.search_limit,
+                           rave=self.rave, clock=self.clock, solver=self.solver,
                            tree=self.tree if self.reuse else None,
                            hold_collector=self.hold_collector, keep_tree=self.reuse,
                            **tuned)
         if self.reuse and self.last.tree is not None:
             self.tree = self.last.tree
         return self.last.action
+
+    def budget(self, game: str) -> int:
+        """The simulations this player's search of `game` runs at most."""
+        if self.simulations is not None:
+            return self.simulations
+        return (self.budgets or {}).get(game, self.spec.simulations)
 
     @property
     def search_limit(self) -> float:
@@ -237,14 +262,14 @@ class MctsPlayer(Player):
 
 # The variants a player's name may add to a level, for the arena: without RAVE; as the search
 # was before the solver, the kept tree, the top levels' exploration, widening and endgame
-# search and the collector held off (commit a6a705f: what the new top level is measured
-# against; its faster playouts it shares); with only one of the
-# first two; the level as it is but keeping its tree between its moves (its solver and
+# search, the collector held off and the Strong level's budgets per game (commit a6a705f:
+# what the new top level is measured against; its faster playouts it shares); with only one
+# of the first two; the level as it is but keeping its tree between its moves (its solver and
 # settings stay: what the tree alone is worth); without it, as the level itself now plays
 # (the name earlier measurements used).
 VARIANTS = {"": {}, "uct": {"rave": 0.0},
             "old": {"solver": False, "reuse": False, "exploration": 0.4, "widen": False,
-                    "endgame": 0, "hold_collector": False},
+                    "endgame": 0, "hold_collector": False, "budgets": {}},
             "solver": {"solver": True, "reuse": False}, "reuse": {"solver": False, "reuse": True},
             "keep": {"reuse": True}, "nokeep": {"reuse": False}}
 

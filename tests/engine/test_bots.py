@@ -7,7 +7,7 @@ import random
 import pytest
 
 import games
-from games import mcts
+from games import bots, mcts
 from games.bots import (CLOCK_TOP_LEVEL, LEVELS, TOP_EXPLORATION, TOP_LEVEL, TREE_FREE_SHARE,
                         GreedyPlayer, MctsPlayer, RandomPlayer, choose, level_description,
                         level_name, player, winning_chances)
@@ -121,8 +121,9 @@ def test_choose_is_repeatable_and_seeded():
 
 def test_levels_rise_and_are_named_for_the_site():
     assert sorted(LEVELS) == list(range(1, TOP_LEVEL + 1))
-    budgets = [LEVELS[level].simulations for level in sorted(LEVELS)]
-    assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
+    for game in games.names():
+        budgets = [LEVELS[level].budget(game) for level in sorted(LEVELS)]
+        assert budgets == sorted(budgets) and len(set(budgets)) == len(budgets)
     for level in LEVELS:
         simulations, cap = LEVELS[level][:2]
         assert (simulations, cap) == (LEVELS[level].simulations, LEVELS[level].cap)
@@ -155,6 +156,29 @@ def test_every_level_plays_legal_actions_to_the_end_on_every_board(name):
                 if mover is bot:
                     assert bot.last.playouts <= 4
                 state = state.play(action)
+
+
+def test_the_strong_level_searches_colorful_with_a_budget_of_its_own(monkeypatch):
+    """Strong's 10,000 simulations left about half its cap unused on Colorful hexhex 5, so
+    there it runs 15,000 within the same cap, and Master three times as many (docs/
+    measurements.md, issue 28); every other game, and every level below, keeps the level's
+    budget."""
+    asked = []
+    real = bots.search
+
+    def counted(state, playouts, *args, **kwargs):
+        asked.append((state.game.name, playouts))
+        return real(state, 3, *args, **kwargs)
+
+    monkeypatch.setattr(bots, "search", counted)
+    for name in games.names():
+        for level in (3, 4, 5):
+            MctsPlayer(level, seed=1, endgame=0).choose(games.get(name).new())
+    assert asked == [(name, budget) for name in games.names()
+                     for budget in ((1000, 15_000, 45_000) if name == "colorful"
+                                    else (1000, 10_000, 30_000))]
+    # A budget given for every game still wins over the level's per game.
+    assert MctsPlayer(4, simulations=40).budget("colorful") == 40
 
 
 def test_the_time_cap_cuts_a_search_short():
@@ -343,9 +367,12 @@ def test_the_old_top_level_searches_as_before():
     """mcts4-old: the search of commit a6a705f (no solver, no kept tree, the exploration every
     level had), for the arena."""
     old, new = player("mcts4-old", 1), player("mcts4", 1, simulations=50)
-    assert (old.solver, old.reuse, old.playouts) == (False, False, LEVELS[4].simulations)
-    assert (new.solver, new.reuse, new.playouts) == (True, False, 50)
+    assert (old.solver, old.reuse, old.budget("hadron")) == (False, False, LEVELS[4].simulations)
+    assert (new.solver, new.reuse, new.budget("hadron")) == (True, False, 50)
     for game in games.names():
+        # The old level's 10,000 simulations in every game, the new level's own per game.
+        assert old.budget(game) == 10_000
+        assert player("mcts4", 1).budget(game) == LEVELS[4].budget(game)
         assert old.settings(game) == {"exploration": 0.4, "widen": False, "endgame": 0}
         assert new.settings(game) == LEVELS[4].search_settings(game)
     assert LEVELS[3].exploration == 0.4 and not LEVELS[3].widen and LEVELS[3].tuned is None
@@ -375,10 +402,11 @@ def test_a_players_name_sets_its_own_budget_and_constants():
     """The arena's equal-time matches give each side the budget its search spends in the
     same CPU time, so a player's name may carry its own; it wins over the arena's budget."""
     old = player("mcts4-old,sims=900,c=0.25,rave=300", 1, simulations=50)
-    assert (old.solver, old.reuse, old.playouts) == (False, False, 900)
+    assert (old.solver, old.reuse, old.budget("colorful")) == (False, False, 900)
     assert (old.exploration, old.rave) == (0.25, 300.0)
     new = player("mcts4,c=0.2", 1, simulations=50)
-    assert (new.solver, new.reuse, new.playouts, new.exploration) == (True, False, 50, 0.2)
+    assert (new.solver, new.reuse, new.budget("colorful"), new.exploration) == (True, False, 50,
+                                                                                0.2)
 
 
 def test_no_level_keeps_its_tree_as_the_site_plays_none():
@@ -389,7 +417,8 @@ def test_no_level_keeps_its_tree_as_the_site_plays_none():
     measurements, is the level itself."""
     assert not any(spec.reuse for spec in LEVELS.values())
     kept = player("mcts4-keep,c=0.4", 1, simulations=30)
-    assert (kept.solver, kept.reuse, kept.playouts, kept.exploration) == (True, True, 30, 0.4)
+    assert (kept.solver, kept.reuse, kept.budget("tripen"), kept.exploration) == (True, True, 30,
+                                                                                  0.4)
     assert player("mcts5-keep", 1).settings("tripen") == LEVELS[5].search_settings("tripen")
     # The level, its -nokeep and mcts4-solver search alike: the same seed plays the same
     # moves, all legal to the end (play() refuses an illegal action), and no tree is kept.
