@@ -158,7 +158,7 @@ def test_every_level_plays_legal_actions_to_the_end_on_every_board(name):
                 state = state.play(action)
 
 
-def test_the_strong_level_searches_colorful_with_a_budget_of_its_own(monkeypatch):
+def test_the_top_levels_search_colorful_with_budgets_of_their_own(monkeypatch):
     """Strong's 10,000 simulations left about half its cap unused on Colorful hexhex 5, so
     there it runs 15,000 within the same cap, and Master three times as many (docs/
     measurements.md, issue 28); every other game, and every level below, keeps the level's
