@@ -86,8 +86,8 @@ MASTER_ENDGAME = 900_000
 
 # The Strong level's simulations per game where 10,000 leave much of its cap unused.  On
 # Colorful hexhex 5 its 10,000 took 0.9 s an action of its 1.62 s search and scored 0.73
-# against the old top level over 120 games; with 15,000 (1.05 s an action) it scored 0.76 over
-# 80 (docs/measurements.md, issue 28).  On the larger boards the cap ends most searches first.
+# against the old top level over 120 games; with 15,000 (1.05 s an action) it scored 0.77 over
+# 109 (docs/measurements.md, issue 28).  On the larger boards the cap ends most searches first.
 # Master keeps three times Strong's simulations there: its 30,000 took 2.2 s an action of its
 # 4.5 s search.
 STRONG_BUDGETS = {"colorful": 15_000}
