@@ -201,7 +201,7 @@ def loses_at_once(state, action: str) -> bool:
 class MctsPlayer(Player):
     """Monte Carlo tree search (UCT with RAVE) at a level of LEVELS.  `solver` and `reuse`
     default to the level's; `simulations` replaces the level's budget in every game (the
-    arena's equal budgets), `budgets` its budgets per game (Level.budgets).  A player that
+    arena's equal budgets), `budgets` the level's budgets per game (Level.budgets).  A player that
     reuses keeps its last search's tree for its next move."""
 
     def __init__(self, level: int = 3, seed: int | None = None, time_limit: float | None = None,
@@ -213,13 +213,12 @@ class MctsPlayer(Player):
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(map(str, LEVELS))}, not {level!r}")
         super().__init__(seed)
-        spec = LEVELS[level]
+        spec = LEVELS[level] if budgets is None else LEVELS[level]._replace(budgets=budgets)
         self.level, self.rave, self.spec = level, rave, spec
         # Given here, they hold for every game; else the level's, per game (choose).
         self.exploration, self.widen, self.endgame = exploration, widen, endgame
         self.hold_collector = hold_collector
         self.simulations = simulations
-        self.budgets = spec.budgets if budgets is None else budgets
         self.time_limit = spec.cap if time_limit is None else time_limit
         self.clock = clock
         self.solver = spec.solver if solver is None else solver
@@ -241,9 +240,7 @@ class MctsPlayer(Player):
 
     def budget(self, game: str) -> int:
         """The simulations this player's search of `game` runs at most."""
-        if self.simulations is not None:
-            return self.simulations
-        return (self.budgets or {}).get(game, self.spec.simulations)
+        return self.spec.budget(game) if self.simulations is None else self.simulations
 
     @property
     def search_limit(self) -> float:
