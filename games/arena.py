@@ -1,15 +1,17 @@
 """Bot against bot, on every board a game offers: how much each level gains.
 
     python -m games.arena [--games 40] [--random-games 100] [--top 5] [--levels 2,3,4]
-                          [--boards ends|default|all] [--size 7] [--simulations N] [--seed 1]
-                          [--jobs 1] [--results FILE] [--pair mcts4:mcts4-old] [game ...]
+                          [--boards ends|default|all] [--size 7] [--shape long]
+                          [--simulations N] [--seed 1] [--jobs 1] [--results FILE]
+                          [--pair mcts4:mcts4-old] [game ...]
 
 For each game and board: every level of --levels (default 2 to --top) against the level
 below, then the top level against the random player (--random-games games) and against the
 greedy one; --games games per pairing otherwise, the two players taking the first seat in turn
 (Tripen is played with its pie rule: any player may swap). The boards are, per board shape, the
 smallest size, the default and the largest (--boards ends), only the default, or every size
-(--boards all); --size N plays only the sizes named (of every shape that has them).
+(--boards all); --size N plays only the sizes named (of every shape that has them), --shape S
+only the boards of that shape (Colorful's hexhex or long).
 --simulations N gives every search the same budget of N simulations a move in place of its
 level's (the level's time cap still stands), for a comparison at equal budget that a shared
 machine can afford; the table then measures the search, not the levels as the site plays them.
@@ -92,10 +94,11 @@ def task_key(task: dict) -> tuple:
             task["index"], task.get("simulations"))
 
 
-def boards(game, which: str = "ends", sizes=None) -> list[dict]:
+def boards(game, which: str = "ends", sizes=None, shapes=None) -> list[dict]:
     """The boards to play `game` on: per board shape, its smallest size, the default and its
     largest ("ends"), only the default board ("default"), or every size ("all"); given
-    `sizes`, the boards of those sizes only, whichever `which`."""
+    `sizes`, the boards of those sizes only, whichever `which`; given `shapes` (Colorful's
+    "hexhex", "long"), the boards of those shapes only, in a game that has shapes."""
     default = game.normalize_options()
     if sizes:
         which = "all"
@@ -115,7 +118,8 @@ def boards(game, which: str = "ends", sizes=None) -> list[dict]:
             if which == "ends":
                 fits = [o for k, o in enumerate(fits) if k in (0, len(fits) - 1) or o == default]
             found += fits
-    return [o for o in found if not sizes or o["size"] in sizes]
+    return [o for o in found if (not sizes or o["size"] in sizes)
+            and (not shapes or "board" not in o or o["board"] in shapes)]
 
 
 def run_task(task: dict) -> dict:
@@ -174,6 +178,9 @@ def main(argv=None) -> int:
                         help="per board shape: smallest, default and largest size; the "
                              "default board only; every size")
     parser.add_argument("--size", type=int, action="append", help="only these sizes")
+    parser.add_argument("--shape", action="append", metavar="SHAPE",
+                        help="only boards of this shape, in a game that has shapes "
+                             "(Colorful: hexhex, long)")
     parser.add_argument("--simulations", type=int, metavar="N",
                         help="every search's budget per move, in place of its level's")
     parser.add_argument("--seed", type=int, default=1)
@@ -187,13 +194,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for name in args.games:
         get(name)   # a bad name fails before any game is played
+    offered = {shape for name in args.games or names()
+               for shape in get(name).option_choices().get("board", [])}
+    for shape in args.shape or []:
+        if shape not in offered:   # and so does a shape no game played has
+            parser.error(f"no board shape {shape!r} in these games: "
+                         f"{', '.join(sorted(offered)) or 'none has shapes'}")
     pairs = [tuple(p.split(":", 1)) for p in args.pair or []]
     for a, b in pairs:
         player(a), player(b)   # and so does a bad player
 
     tables = []   # (game name, board, [(a, b, tasks)])
     for name in args.games or names():
-        for options in boards(get(name), args.boards, args.size):
+        for options in boards(get(name), args.boards, args.size, args.shape):
             rows = []
             for k, (a, b, n) in enumerate(pairings(args.top, args.n, args.random_games, pairs,
                                                    args.levels)):

@@ -596,6 +596,22 @@ def test_arena_boards_are_each_shapes_smallest_default_and_largest():
         {"board": "hexhex", "size": 6}, {"board": "long", "size": 6}]
 
 
+def test_arena_plays_only_the_board_shapes_named(capsys):
+    from games import arena
+    colorful, hadron = games.get("colorful"), games.get("hadron")
+    assert arena.boards(colorful, "all", sizes=[6], shapes=["hexhex"]) == [
+        {"board": "hexhex", "size": 6}]
+    assert arena.boards(colorful, "ends", shapes=["long"]) == [
+        {"board": "long", "size": 4}, {"board": "long", "size": 6}]
+    assert arena.boards(colorful, "default", shapes=["long"]) == []
+    # A game without shapes plays its boards whatever shape is named for another.
+    assert arena.boards(hadron, "ends", shapes=["long"]) == [{"size": 5}, {"size": 11}]
+    for argv in (["colorful", "--shape", "hexx"], ["hadron", "--shape", "long"]):
+        with pytest.raises(SystemExit):
+            arena.main(argv)
+        assert "no board shape" in capsys.readouterr().err
+
+
 def test_arena_plays_every_search_at_the_budget_it_is_given(capsys):
     from games import arena
     record = arena.run_task({"game": "hadron", "options": {"size": 5}, "a": "mcts4",
