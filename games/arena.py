@@ -192,10 +192,10 @@ def main(argv=None) -> int:
     parser.add_argument("--report", action="store_true",
                         help="play nothing: print the table of the games --results holds")
     args = parser.parse_args(argv)
+    played = args.games or names()
     for name in args.games:
         get(name)   # a bad name fails before any game is played
-    offered = {shape for name in args.games or names()
-               for shape in get(name).option_choices().get("board", [])}
+    offered = {shape for name in played for shape in get(name).option_choices().get("board", [])}
     for shape in args.shape or []:
         if shape not in offered:   # and so does a shape no game played has
             parser.error(f"no board shape {shape!r} in these games: "
@@ -205,7 +205,7 @@ def main(argv=None) -> int:
         player(a), player(b)   # and so does a bad player
 
     tables = []   # (game name, board, [(a, b, tasks)])
-    for name in args.games or names():
+    for name in played:
         for options in boards(get(name), args.boards, args.size, args.shape):
             rows = []
             for k, (a, b, n) in enumerate(pairings(args.top, args.n, args.random_games, pairs,
